@@ -1,0 +1,38 @@
+# species: the command-line client for SWAPI's species.
+#   make test                     build everything and run every test
+#   make run ARGS="list --all-pages"
+#   make install PREFIX=~/.local  release build of species into PREFIX/bin
+
+SWIFT ?= swift
+PREFIX ?= /usr/local
+ARGS ?=
+
+.PHONY: build test run install clean serve goldens
+
+build:
+	$(SWIFT) build
+
+test:
+	$(SWIFT) test
+
+# Quiet, so that `make -s run ARGS="... --json" | jq` sees only species' output.
+run:
+	@$(SWIFT) build --quiet --product species
+	@"$$($(SWIFT) build --show-bin-path)/species" $(ARGS)
+
+install:
+	$(SWIFT) build -c release --product species
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/species" "$(DESTDIR)$(PREFIX)/bin/species"
+
+clean:
+	rm -rf .build
+
+# A SWAPI-like server of the recorded responses on http://127.0.0.1:$(PORT)/api/.
+PORT ?= 8000
+serve:
+	python3 Tests/Tools/swapi_server.py --port $(PORT)
+
+# Rewrites Fixtures/golden/show/ from the recorded species; review the diff.
+goldens:
+	python3 Tests/Tools/make_detail_goldens.py

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A GET request: all this client ever sends.
+public struct HTTPRequest: Sendable, Equatable {
+    public var url: URL
+    public var headers: [String: String]
+
+    public init(url: URL, headers: [String: String] = [:]) {
+        self.url = url
+        self.headers = headers
+    }
+}
+
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    /// Header names are lowercased.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
+}
+
+/// The seam between the client and the network: URLSession in the tool,
+/// stubs in tests. An HTTP error status is a response, not a thrown error;
+/// a transport throws only a `TransportError`.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// Why no HTTP response arrived.
+public struct TransportError: Error, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case connectionRefused
+        case unknownHost
+        case timedOut
+        case connectionLost
+        case insecureConnection
+        case cancelled
+        case other
+    }
+
+    public var kind: Kind
+    public var url: URL
+    public var detail: String
+
+    public init(_ kind: Kind, url: URL, detail: String) {
+        self.kind = kind
+        self.url = url
+        self.detail = detail
+    }
+}

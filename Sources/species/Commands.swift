@@ -1,0 +1,50 @@
+/// The commands and options of `species` (contract: `cli.md`).
+enum Commands {
+    static let help = OptionDefinition("-h", "--help", help: "Show help information.")
+    static let version = OptionDefinition("--version", help: "Show the version.")
+    static let baseURL = OptionDefinition(
+        "--base-url", value: "url",
+        help: "The API root; species live at <url>species/ (default: $SWAPI_BASE_URL, else https://swapi.dev/api/).")
+
+    /// Accepted before or after the subcommand.
+    static let global = [baseURL, version]
+
+    static let page = OptionDefinition("--page", value: "n", help: "Print page <n>; SWAPI pages hold 10 species (default: 1).")
+    static let allPages = OptionDefinition("--all-pages", help: "Follow the API's next links and print every species.")
+    static let search = OptionDefinition(
+        "--search", value: "text", help: "Only species whose name contains <text>, case-insensitively (the API's own search).")
+    static let json = OptionDefinition("--json", help: "Print JSON: one array for a list, one object for show.")
+    static let jsonl = OptionDefinition("--jsonl", help: "Print one compact JSON object per line.")
+
+    static let list = CommandDefinition(
+        path: "species list",
+        abstract: "Print one page of species, or every page, as a table or as JSON.",
+        usage: "species list [--page <n> | --all-pages] [--search <text>] [--json | --jsonl]",
+        options: [page, allPages, search, json, jsonl, help])
+
+    static let show = CommandDefinition(
+        path: "species show",
+        abstract: "Print the description of one species, or its JSON.",
+        usage: "species show <name | id | url> [--json]",
+        arguments: [
+            ArgumentDefinition(
+                label: "<name | id | url>",
+                help: "A species name, matched case-insensitively: an exact match wins, else a single partial match (several words are joined with spaces). Or a species id, or an http(s) URL.")
+        ],
+        options: [json, help])
+
+    static let helpCommand = CommandDefinition(
+        path: "species help",
+        abstract: "Show help for a subcommand.",
+        usage: "species help [<subcommand>]",
+        arguments: [ArgumentDefinition(label: "<subcommand>", help: "The subcommand to explain.")],
+        options: [help])
+
+    static let root = CommandDefinition(
+        path: "species",
+        abstract: "Browse the species of the Star Wars API (SWAPI) from the command line.",
+        usage: "species <subcommand> [<options>]",
+        options: global + [help])
+
+    static let subcommands = [list, show, helpCommand]
+}

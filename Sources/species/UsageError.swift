@@ -1,0 +1,11 @@
+/// A mistake on the command line: exit status 64, with the usage of the
+/// command it concerns.
+struct UsageError: Error, Equatable {
+    let message: String
+    let command: CommandDefinition
+
+    /// `error: ...`, the usage line, and where to read more, for stderr.
+    var rendered: String {
+        "error: \(message)\nusage: \(command.usage)\nSee '\(command.path) --help'.\n"
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The built `species` binary against `Tests/Tools/swapi_server.py`, which
+/// serves the recorded SWAPI responses on 127.0.0.1.
+@Suite("species end to end")
+struct EndToEndTests {
+    let session = FixtureServer.newSession()
+
+    private func server() async throws -> FixtureServer {
+        try await FixtureServer.shared.value
+    }
+
+    /// Runs `species --base-url <this test's session> arguments...`.
+    private func species(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+        let root = try await server().root(session: session)
+        return try await SpeciesBinary.run(["--base-url", root] + arguments, environment: environment)
+    }
+
+    private func requests() async throws -> [String] {
+        try await server().requests(session: session)
+    }
+
+    /// The recorded species `id`, for its name.
+    private static func recordedName(_ id: Int) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: Fixtures.data("swapi/species-\(id).json")) as? [String: Any]
+        return try #require(object?["name"] as? String)
+    }
+
+    @Test func listPrintsTheFirstPageAndAHint() async throws {
+        let result = try await species(["list"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
+        #expect(result.stderr == "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
+    }
+
+    @Test func listPageFour() async throws {
+        let result = try await species(["list", "--page", "4"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == (try Fixtures.text("golden/list/page-4.txt")))
+        #expect(result.stderr == "page 4 of 4, 37 species\n")
+    }
+
+    @Test func listAllPagesFollowsNextToTheEndInAPIOrder() async throws {
+        let result = try await species(["list", "--all-pages"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr == "")
+        #expect(result.stdout == (try Fixtures.text("golden/list/all-pages.txt")))
+        let names = result.stdout.split(separator: "\n").dropFirst().map { String($0.prefix(14)).trimmingCharacters(in: .whitespaces) }
+        #expect(names == (try (1...37).map(Self.recordedName)))
+        #expect(
+            try await requests() == [
+                "/\(session)/api/species/", "/\(session)/api/species/?page=2", "/\(session)/api/species/?page=3",
+                "/\(session)/api/species/?page=4",
+            ])
+    }
+
+    @Test func listSearchAllPages() async throws {
+        let result = try await species(["list", "--search", "an", "--all-pages"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr == "")
+        #expect(result.stdout == (try Fixtures.text("golden/list/search-an-all-pages.txt")))
+        #expect(result.stdout.split(separator: "\n").count == 18)
+    }
+
+    @Test(arguments: 1...37)
+    func showEverySpeciesByName(id: Int) async throws {
+        let result = try await species(["show", try Self.recordedName(id)])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == (try Fixtures.text("golden/show/\(id).txt")))
+        #expect(result.stderr == "")
+    }
+
+    @Test(
+        "show by a partial, lower-case or multi-word name, an id, or a URL",
+        arguments: [
+            (["Yoda's species"], 6), (["kel dor"], 26), (["kel", "dor"], 26), (["WOOKIE"], 3), (["calamari"], 8),
+            (["3"], 3), (["37"], 37),
+        ])
+    func showFinds(words: [String], id: Int) async throws {
+        let result = try await species(["show"] + words)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == (try Fixtures.text("golden/show/\(id).txt")))
+    }
+
+    @Test func showByURL() async throws {
+        let url = try await server().root(session: session) + "species/3/"
+        let result = try await SpeciesBinary.run(["show", url])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
+    }
+
+    @Test func anExactNameTakesOneRequest() async throws {
+        _ = try await species(["show", "Wookie"])
+        #expect(try await requests() == ["/\(session)/api/species/?search=Wookie"])
+    }
+
+    @Test func showWookieeSuggestsWookie() async throws {
+        let result = try await species(["show", "wookiee"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "error: no species is named 'wookiee'; did you mean 'Wookie'?\n")
+    }
+
+    @Test func anAmbiguousNameListsTheCandidates() async throws {
+        let result = try await species(["show", "an"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("error: 'an' matches 17 species: Human, Rodian, Trandoshan,"))
+        #expect(result.stderr.hasSuffix(", Skakoan, Pau'an; give one full name\n"))
+    }
+
+    @Test func anUnknownIdIsExitOne() async throws {
+        let result = try await species(["show", "99"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: species 99 does not exist ("))
+    }
+
+    @Test func listAllPagesAsJSONParsesBack() async throws {
+        let result = try await species(["list", "--all-pages", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let species = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(species.count == 37)
+        #expect(species.map { $0["id"] as? Int } == Array(1...37))
+        let droid = species[1]
+        #expect(droid["name"] as? String == "Droid")
+        #expect(droid["homeworld"] is NSNull)
+        #expect(droid["average_height"] is NSNull)
+        #expect(droid["eye_colors"] as? [String] == ["n/a"])
+        #expect(species[2]["average_height"] as? Int == 210)
+        #expect(species[2]["created"] as? String == "2014-12-10T16:44:31.486000Z")
+    }
+
+    @Test func showAsJSONParsesBack() async throws {
+        let result = try await species(["show", "wookie", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let wookie = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(wookie["id"] as? Int == 3)
+        #expect(wookie["hair_colors"] as? [String] == ["black", "brown"])
+        let root = try await server().root(session: session)
+        #expect(wookie["url"] as? String == root + "species/3/")
+    }
+
+    @Test func jsonlPrintsOneObjectALine() async throws {
+        let result = try await species(["list", "--all-pages", "--jsonl"])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 37)
+        for line in lines {
+            #expect((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) != nil)
+        }
+    }
+
+    @Test func datesDoNotDependOnTheTimeZoneOrLocale() async throws {
+        let utc = try await species(["show", "3", "--json"], environment: ["TZ": "UTC"])
+        let tokyo = try await species(["show", "3", "--json"], environment: ["TZ": "Asia/Tokyo", "LANG": "ja_JP.UTF-8"])
+        #expect(utc.status == 0 && tokyo.status == 0)
+        #expect(tokyo.stdout == utc.stdout)
+        #expect(tokyo.stdout.contains(#""created": "2014-12-10T16:44:31.486000Z""#))
+    }
+
+    @Test func theEnvironmentSetsTheBaseURLWithoutATrailingSlash() async throws {
+        var root = try await server().root(session: session)
+        root.removeLast()
+        let result = try await SpeciesBinary.run(["list", "--page", "4"], environment: ["SWAPI_BASE_URL": root])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == (try Fixtures.text("golden/list/page-4.txt")))
+    }
+
+    @Test func aBadOptionIsAUsageError() async throws {
+        let result = try await SpeciesBinary.run(["list", "--foo"])
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr == """
+                error: unknown option '--foo'
+                usage: species list [--page <n> | --all-pages] [--search <text>] [--json | --jsonl]
+                See 'species list --help'.
+
+                """)
+    }
+
+    @Test func aServerThatIsNotThereIsExit69() async throws {
+        let root = "http://127.0.0.1:\(ClosedPort.find())/api/"
+        let result = try await SpeciesBinary.run(["--base-url", root, "list"])
+        #expect(result.status == 69)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "error: could not reach \(root)species/: connection refused\n")
+    }
+
+    @Test func helpAndVersionNeedNoServer() async throws {
+        let help = try await SpeciesBinary.run(["help", "list"])
+        let flag = try await SpeciesBinary.run(["list", "--help"])
+        #expect(help.status == 0 && flag.status == 0)
+        #expect(help.stdout == flag.stdout)
+        #expect(help.stdout.hasPrefix("OVERVIEW: Print one page of species"))
+        let version = try await SpeciesBinary.run(["--version"])
+        #expect(version.stdout == "species 0.1.0\n")
+        let bare = try await SpeciesBinary.run([])
+        #expect(bare.status == 64)
+        #expect(bare.stderr.hasPrefix("error: missing subcommand\n"))
+    }
+}

@@ -1,0 +1,158 @@
+import SpeciesKit
+import Testing
+
+@testable import species
+
+@Suite("Command-line parsing")
+struct InvocationTests {
+    static let local = APIRoot("http://127.0.0.1:8000/api/")!
+
+    private func parse(_ arguments: [String], environment: [String: String] = [:]) throws -> Invocation {
+        try Invocation(arguments: arguments, environment: environment)
+    }
+
+    /// The usage error for `arguments`, as it would be printed.
+    private func usageError(_ arguments: [String], environment: [String: String] = [:]) -> UsageError? {
+        do {
+            _ = try Invocation(arguments: arguments, environment: environment)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func listDefaultsToTheFirstPageOfSWAPIAsATable() throws {
+        #expect(try parse(["list"]) == .list(ListCommand(), root: .swapi))
+    }
+
+    @Test(
+        "global options stand before or after the subcommand, with a space or '='",
+        arguments: [
+            ["--base-url", "http://127.0.0.1:8000/api/", "list", "--page", "2"],
+            ["list", "--page", "2", "--base-url", "http://127.0.0.1:8000/api"],
+            ["list", "--base-url=http://127.0.0.1:8000/api/", "--page=2"],
+        ])
+    func globalOptionsAnywhere(arguments: [String]) throws {
+        #expect(try parse(arguments) == .list(ListCommand(page: 2), root: Self.local))
+    }
+
+    @Test func everyListOption() throws {
+        let invocation = try parse(["list", "--search", "Yoda's species", "--all-pages", "--jsonl"])
+        #expect(invocation == .list(ListCommand(allPages: true, search: "Yoda's species", format: .jsonl), root: .swapi))
+        #expect(try parse(["list", "--json"]) == .list(ListCommand(format: .json), root: .swapi))
+    }
+
+    @Test func theEnvironmentGivesTheBaseURLAndTheOptionWins() throws {
+        let environment = ["SWAPI_BASE_URL": "http://127.0.0.1:8000/api"]
+        #expect(try parse(["list"], environment: environment) == .list(ListCommand(), root: Self.local))
+        let option = try parse(["list", "--base-url", "https://swapi.dev/api/"], environment: environment)
+        #expect(option == .list(ListCommand(), root: .swapi))
+        #expect(try parse(["list"], environment: ["SWAPI_BASE_URL": ""]) == .list(ListCommand(), root: .swapi))
+    }
+
+    @Test func showJoinsItsWords() throws {
+        #expect(try parse(["show", "kel", "dor"]) == .show(ShowCommand(query: "kel dor"), root: .swapi))
+        #expect(try parse(["show", "Yoda's species", "--json"]) == .show(ShowCommand(query: "Yoda's species", json: true), root: .swapi))
+        #expect(try parse(["show", "--", "-5"]) == .show(ShowCommand(query: "-5"), root: .swapi))
+    }
+
+    @Test func helpAndVersion() throws {
+        let listHelp = Invocation.helpText(for: Commands.list)
+        for arguments in [["list", "--help"], ["list", "-h"], ["help", "list"], ["list", "--bogus", "-h"]] {
+            #expect(try parse(arguments) == .help(listHelp))
+        }
+        let rootHelp = Invocation.helpText(for: Commands.root)
+        #expect(try parse(["--help"]) == .help(rootHelp))
+        #expect(try parse(["help"]) == .help(rootHelp))
+        #expect(try parse(["--version"]) == .version)
+        #expect(try parse(["list", "--version"]) == .version)
+    }
+
+    @Test func aUsageErrorNamesTheProblemTheUsageAndTheHelp() {
+        #expect(
+            usageError(["list", "--foo"])?.rendered == """
+                error: unknown option '--foo'
+                usage: species list [--page <n> | --all-pages] [--search <text>] [--json | --jsonl]
+                See 'species list --help'.
+
+                """)
+    }
+
+    @Test(
+        arguments: [
+            ([], "missing subcommand", "species"),
+            (["lsit"], "unknown subcommand 'lsit'", "species"),
+            (["--foo", "list"], "unknown option '--foo'", "species list"),
+            (["list", "--page"], "missing value for '--page <n>'", "species list"),
+            (["list", "--page", "--json"], "missing value for '--page <n>'", "species list"),
+            (["list", "--page", "0"], "invalid value '0' for '--page <n>': expected a whole number from 1 up", "species list"),
+            (["list", "--page", "-1"], "invalid value '-1' for '--page <n>': expected a whole number from 1 up", "species list"),
+            (["list", "--page", "two"], "invalid value 'two' for '--page <n>': expected a whole number from 1 up", "species list"),
+            (["list", "--page", "2", "--all-pages"], "'--page' and '--all-pages' cannot be used together", "species list"),
+            (["list", "--json", "--jsonl"], "'--json' and '--jsonl' cannot be used together", "species list"),
+            (["list", "--json=yes"], "option '--json' does not take a value", "species list"),
+            (["list", "--search", " "], "invalid value ' ' for '--search <text>': expected some text", "species list"),
+            (["list", "extra"], "unexpected argument 'extra'", "species list"),
+            (["list", "--related"], "unknown option '--related'", "species list"),
+            (["show"], "missing argument '<name | id | url>'", "species show"),
+            (["show", "wookie", "--page", "2"], "unknown option '--page'", "species show"),
+            (["show", "x", "--base-url", "ftp://x/"], "invalid value 'ftp://x/' for '--base-url <url>': expected an http or https URL", "species show"),
+            (["help", "nope"], "unknown subcommand 'nope'", "species help"),
+            (["help", "list", "show"], "unexpected argument 'show'", "species help"),
+        ])
+    func usageErrors(arguments: [String], message: String, command: String) {
+        let error = usageError(arguments)
+        #expect(error?.message == message)
+        #expect(error?.command.path == command)
+    }
+
+    @Test func aMalformedEnvironmentBaseURLIsAUsageError() {
+        let error = usageError(["list"], environment: ["SWAPI_BASE_URL": "swapi.dev"])
+        #expect(error?.message == "SWAPI_BASE_URL is not an http or https URL: 'swapi.dev'")
+    }
+}
+
+@Suite("Help text")
+struct HelpTests {
+    @Test(arguments: [Commands.root] + Commands.subcommands)
+    func everyHelpFollowsTheLayout(command: CommandDefinition) {
+        let help = Invocation.helpText(for: command)
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(help.hasPrefix("OVERVIEW: "))
+        #expect(help.contains("\nUSAGE: \(command.path)"))
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        for option in command.options {
+            #expect(help.contains("\n  \(option.label)"))
+        }
+        let headings = lines.filter { $0.hasSuffix(":") && $0 == $0.uppercased() && !$0.hasPrefix(" ") }
+        if command == Commands.root {
+            #expect(headings == ["OPTIONS:", "SUBCOMMANDS:"])
+            #expect(help.hasSuffix("\n  See 'species help <subcommand>' for detailed help.\n"))
+        } else {
+            #expect(headings.suffix(2) == ["OPTIONS:", "GLOBAL OPTIONS:"])
+            #expect(help.contains("\n  --base-url <url>        The API root"))
+        }
+    }
+
+    @Test func aLongUsageWrapsBetweenGroups() {
+        #expect(
+            Invocation.helpText(for: Commands.list).contains(
+                """
+
+                USAGE: species list [--page <n> | --all-pages] [--search <text>]
+                                    [--json | --jsonl]
+
+                """))
+    }
+
+    @Test func longHelpWrapsUnderItsLabel() {
+        let help = Invocation.helpText(for: Commands.show)
+        #expect(
+            help.contains(
+                """
+                ARGUMENTS:
+                  <name | id | url>       A species name, matched case-insensitively: an exact
+                                          match wins, else a single partial match (several words
+                """))
+    }
+}

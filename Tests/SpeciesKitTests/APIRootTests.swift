@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import SpeciesKit
+
+@Suite("API root and URLs")
+struct APIRootTests {
+    @Test(
+        "a missing trailing slash is added",
+        arguments: [
+            ("http://127.0.0.1:8000/api", "http://127.0.0.1:8000/api/"),
+            ("https://swapi.dev/api/", "https://swapi.dev/api/"),
+            ("HTTPS://swapi.dev", "HTTPS://swapi.dev/"),
+        ])
+    func normalises(text: String, expected: String) throws {
+        #expect(try #require(APIRoot(text)).url.absoluteString == expected)
+    }
+
+    @Test(arguments: ["ftp://swapi.dev/api/", "swapi.dev/api", "http://", "http://host/api/?format=json", "http://host/api/#top", "", "not a url", "file:///tmp/api/"])
+    func rejectsWhatIsNotAnHTTPRoot(text: String) {
+        #expect(APIRoot(text) == nil)
+    }
+
+    @Test func buildsSpeciesURLsAsSWAPIWritesThem() {
+        let root = APIRoot.swapi
+        #expect(root.speciesURL().absoluteString == "https://swapi.dev/api/species/")
+        #expect(root.speciesURL(page: 2).absoluteString == "https://swapi.dev/api/species/?page=2")
+        #expect(root.speciesURL(page: 2, search: "an").absoluteString == "https://swapi.dev/api/species/?search=an&page=2")
+        #expect(root.speciesURL(id: 3).absoluteString == "https://swapi.dev/api/species/3/")
+    }
+
+    @Test(
+        "search text reaches the server intact",
+        arguments: ["Yoda's species", "kel dor", "a+b & c=d", "Ça/é?#%", "100%", "  spaced  ", "🐻"])
+    func searchTextSurvivesEncoding(text: String) throws {
+        let url = APIRoot.swapi.speciesURL(search: text)
+        let query = try #require(url.query)
+        #expect(!query.contains(" ") && !query.contains("+") && !query.contains("'"))
+        let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
+        #expect(items.map(\.name) == ["search"])
+        #expect(items.first?.value == text)
+    }
+}

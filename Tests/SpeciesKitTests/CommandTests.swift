@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import SpeciesKit
+
+@Suite("list and show, in process")
+struct CommandTests {
+    let output = CapturedOutput()
+    let diagnostics = RecordingDiagnostics()
+
+    private func context(_ transport: StubTransport) -> CommandContext {
+        CommandContext(
+            client: SpeciesClient(root: .swapi, transport: transport, diagnostics: diagnostics),
+            output: output, diagnostics: diagnostics)
+    }
+
+    private func failure(_ body: () async throws -> Void) async -> SpeciesError? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error as? SpeciesError
+        }
+    }
+
+    private func jsonArray(_ text: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+
+    @Test func aPagePrintsItsTableAndAHintOnStderr() async throws {
+        try await ListCommand().run(context(try StubTransport.recordedSWAPI()))
+        #expect(output.text == (try Fixtures.text("golden/list/page-1.txt")))
+        #expect(diagnostics.hints == ["page 1 of 4, 37 species; use --page 2 or --all-pages"])
+    }
+
+    @Test func theLastPageSaysWhereItStands() async throws {
+        try await ListCommand(page: 4).run(context(try StubTransport.recordedSWAPI()))
+        #expect(output.text == (try Fixtures.text("golden/list/page-4.txt")))
+        #expect(diagnostics.hints == ["page 4 of 4, 37 species"])
+    }
+
+    @Test func aSearchThatFitsOnePageNeedsNoHint() async throws {
+        try await ListCommand(search: "wook").run(context(try StubTransport.recordedSWAPI()))
+        #expect(output.text.split(separator: "\n").count == 2)
+        #expect(diagnostics.hints.isEmpty)
+    }
+
+    @Test func aSearchHintNamesTheSearch() async throws {
+        try await ListCommand(search: "an").run(context(try StubTransport.recordedSWAPI()))
+        #expect(diagnostics.hints == ["page 1 of 2, 17 species matching 'an'; use --page 2 or --all-pages"])
+    }
+
+    @Test func allPagesAsJSON() async throws {
+        try await ListCommand(allPages: true, format: .json).run(context(try StubTransport.recordedSWAPI()))
+        let species = try jsonArray(output.text)
+        #expect(species.count == 37)
+        #expect(species.map { $0["id"] as? Int } == Array(1...37))
+        #expect(diagnostics.hints.isEmpty)
+    }
+
+    @Test func jsonPrintsNothingWhenALaterPageFails() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/?page=3": .json(Data("{}".utf8), status: 503)
+        ])
+        for format in [ListCommand.Format.json, .table] {
+            let error = await failure { try await ListCommand(allPages: true, format: format).run(context(transport)) }
+            #expect(error?.exitCode == 69)
+        }
+        #expect(output.text.isEmpty)
+    }
+
+    @Test func jsonlStreamsThePagesThatArrivedThenFails() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/?page=3": .json(Data("<html>".utf8))
+        ])
+        let error = await failure { try await ListCommand(allPages: true, format: .jsonl).run(context(transport)) }
+        #expect(error?.exitCode == 65)
+        #expect(output.text.split(separator: "\n").count == 20)
+        #expect(output.flushes == 2)
+    }
+
+    @Test func aSearchWithNoResultsIsExitOneWithAnEmptyArray() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/?search=zzz": LookupTests.emptyPage
+        ])
+        let error = await failure { try await ListCommand(search: "zzz", format: .json).run(context(transport)) }
+        #expect(error == .noResults(search: "zzz"))
+        #expect(error?.exitCode == 1)
+        #expect(output.text == "[]\n")
+    }
+
+    @Test func aPageThatDoesNotExistIsExitOne() async throws {
+        let error = await failure { try await ListCommand(page: 9).run(context(try StubTransport.recordedSWAPI())) }
+        #expect(error?.exitCode == 1)
+        #expect(
+            error?.message == "page 9 does not exist (https://swapi.dev/api/species/?page=9 answered 404 Not Found)")
+        #expect(output.text.isEmpty)
+    }
+
+    @Test func showPrintsTheDetailTextOrJSON() async throws {
+        try await ShowCommand(query: "wook").run(context(try StubTransport.recordedSWAPI()))
+        #expect(output.text == (try Fixtures.text("golden/show/3.txt")))
+
+        let json = CapturedOutput()
+        let jsonContext = CommandContext(
+            client: SpeciesClient(root: .swapi, transport: try StubTransport.recordedSWAPI(), diagnostics: diagnostics),
+            output: json, diagnostics: diagnostics)
+        try await ShowCommand(query: "3", json: true).run(jsonContext)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
+        #expect(object["name"] as? String == "Wookie")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import SpeciesKit
+
+@Suite("Finding a species for show")
+struct LookupTests {
+    static let emptyPage = StubTransport.Reply.json(Data(#"{"count":0,"next":null,"previous":null,"results":[]}"#.utf8))
+
+    private func lookup(_ transport: StubTransport) -> SpeciesLookup {
+        SpeciesLookup(client: SpeciesClient(root: .swapi, transport: transport, diagnostics: RecordingDiagnostics()))
+    }
+
+    private func failure(_ query: String, _ transport: StubTransport) async -> SpeciesError? {
+        do {
+            _ = try await lookup(transport).find(query)
+            return nil
+        } catch {
+            return error as? SpeciesError
+        }
+    }
+
+    @Test func aPartialNameFoundByTheAPIsSearchTakesOneRequest() async throws {
+        let transport = try StubTransport.recordedSWAPI()
+        #expect(try await lookup(transport).find("wook").name == "Wookie")
+        #expect(transport.requests.map(\.absoluteString) == ["https://swapi.dev/api/species/?search=wook"])
+    }
+
+    @Test func namesMatchCaseInsensitively() async throws {
+        let wook = try Fixtures.data("swapi/species-search-wook-page-1.json")
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/?search=WOOKIE": .json(wook)
+        ])
+        #expect(try await lookup(transport).find("WOOKIE").id == 3)
+    }
+
+    @Test(arguments: ["3", " 3 ", "https://swapi.dev/api/species/3/"])
+    func byIdOrURL(query: String) async throws {
+        let transport = try StubTransport.recordedSWAPI()
+        #expect(try await lookup(transport).find(query).name == "Wookie")
+        #expect(transport.requests.map(\.absoluteString) == ["https://swapi.dev/api/species/3/"])
+    }
+
+    @Test func anUnknownIdIsNotFound() async throws {
+        let error = await failure("99", try StubTransport.recordedSWAPI())
+        #expect(error == .notFound(what: "species 99", url: URL(string: "https://swapi.dev/api/species/99/")!))
+        #expect(error?.exitCode == 1)
+    }
+
+    @Test func severalPartialMatchesAreAmbiguous() async throws {
+        let error = await failure("an", try StubTransport.recordedSWAPI())
+        guard case .ambiguousName("an", let matches)? = error else {
+            Issue.record("expected an ambiguous name, got \(String(describing: error))")
+            return
+        }
+        #expect(matches.count == 17)
+        #expect(matches.prefix(3) == ["Human", "Rodian", "Trandoshan"])
+        #expect(error?.exitCode == 1)
+    }
+
+    @Test func noMatchSuggestsTheClosestNames() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/?search=wookiee": Self.emptyPage
+        ])
+        let error = await failure("wookiee", transport)
+        #expect(error == .noSuchName("wookiee", suggestions: ["Wookie"]))
+        #expect(error?.message == "no species is named 'wookiee'; did you mean 'Wookie'?")
+        #expect(transport.requests.count == 5)
+    }
+
+    @Test func aMatchTheAPIsSearchMissedIsFoundLocally() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/?search=kel%20dor": Self.emptyPage
+        ])
+        #expect(try await lookup(transport).find("kel dor").name == "Kel Dor")
+    }
+
+    @Test func anExactMatchBeatsPartialOnes() throws {
+        let species = ["Dugong", "Dug", "Dugster"].map { StarWarsSpecies(name: $0) }
+        #expect(try NameMatcher.match("DUG", in: species)?.name == "Dug")
+        #expect(try NameMatcher.match("gong", in: species)?.name == "Dugong")
+        #expect(throws: SpeciesError.ambiguousName("dug", matches: ["Dugong", "Dugster"])) {
+            _ = try NameMatcher.match("dug", in: species.filter { $0.name != "Dug" })
+        }
+        #expect(try NameMatcher.match("zzz", in: species) == nil)
+    }
+}
+
+@Suite("Edit distance")
+struct EditDistanceTests {
+    @Test(arguments: [("wookiee", "wookie", 1), ("kitten", "sitting", 3), ("", "abc", 3), ("abc", "", 3), ("same", "same", 0)])
+    func distance(a: String, b: String, expected: Int) {
+        #expect(EditDistance.between(a, b) == expected)
+    }
+
+    @Test func suggestsOnlyCloseNamesNearestFirst() {
+        let names = ["Wookie", "Ewok", "Hutt", "Human"]
+        #expect(EditDistance.closest(to: "wookiee", among: names) == ["Wookie"])
+        #expect(EditDistance.closest(to: "humt", among: names) == ["Hutt", "Human"])
+        #expect(EditDistance.closest(to: "zzzzzzzz", among: names) == [])
+    }
+}

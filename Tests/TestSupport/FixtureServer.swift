@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// `Tests/Tools/swapi_server.py`, started on a free port of 127.0.0.1. It
+/// exits when the test process ends, because its stdin then closes.
+public final class FixtureServer: Sendable {
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// One server for the whole test run; tests keep apart by session.
+    public static let shared = Task { try await FixtureServer.start() }
+
+    public let port: Int
+    private let process: Process
+    /// Held open for the life of the server: closing it stops the server.
+    private let stdin: FileHandle
+
+    private init(port: Int, process: Process, stdin: FileHandle) {
+        self.port = port
+        self.process = process
+        self.stdin = stdin
+    }
+
+    public static func start(_ arguments: [String] = []) async throws -> FixtureServer {
+        let script = Fixtures.packageRoot.appendingPathComponent("Tests/Tools/swapi_server.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, "--port", "0", "--exit-with-stdin"] + arguments
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let line = try await readinessLine(from: output.fileHandleForReading, of: process)
+        guard let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "/\n"))) })
+        else {
+            process.terminate()
+            throw StartError(description: "the fixture server said '\(line)', not 'listening on http://127.0.0.1:PORT/'")
+        }
+        return FixtureServer(port: port, process: process, stdin: input.fileHandleForWriting)
+    }
+
+    /// Waits for the server's first line (it prints it once it accepts
+    /// connections); gives up after 20 s.
+    private static func readinessLine(from handle: FileHandle, of process: Process) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            let pid = process.processIdentifier
+            let answered = Mutex(false)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
+                if !answered.withLock({ $0 }) { kill(pid, SIGKILL) }
+            }
+            DispatchQueue.global().async {
+                var data = Data()
+                while !data.contains(UInt8(ascii: "\n")) {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    data.append(chunk)
+                }
+                answered.withLock { $0 = true }
+                let line = String(decoding: data, as: UTF8.self)
+                if line.hasPrefix("listening on ") {
+                    continuation.resume(returning: line)
+                } else {
+                    continuation.resume(throwing: StartError(description: "the fixture server did not start: '\(line)'"))
+                }
+            }
+        }
+    }
+
+    /// The API root of a session: `http://127.0.0.1:PORT/<session>/api/`.
+    public func root(session: String) -> String {
+        "http://127.0.0.1:\(port)/\(session)/api/"
+    }
+
+    /// A fresh session name, so that a test counts only its own requests.
+    public static func newSession() -> String {
+        "t" + UUID().uuidString.prefix(8).lowercased()
+    }
+
+    /// The paths requested in `session` so far, in order.
+    public func requests(session: String) async throws -> [String] {
+        let url = URL(string: "http://127.0.0.1:\(port)/\(session)/_log")!
+        let (data, _) = try await URLSession.shared.data(from: url)
+        return try JSONDecoder().decode([String].self, from: data)
+    }
+}
