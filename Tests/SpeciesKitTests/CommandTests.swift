@@ -15,15 +15,6 @@ struct CommandTests {
             output: output, diagnostics: diagnostics)
     }
 
-    private func failure(_ body: () async throws -> Void) async -> SpeciesError? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return error as? SpeciesError
-        }
-    }
-
     private func jsonArray(_ text: String) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }
@@ -64,7 +55,7 @@ struct CommandTests {
             "https://swapi.dev/api/species/?page=3": .json(Data("{}".utf8), status: 503)
         ])
         for format in [ListCommand.Format.json, .table] {
-            let error = await failure { try await ListCommand(allPages: true, format: format).run(context(transport)) }
+            let error = await speciesError { try await ListCommand(allPages: true, format: format).run(context(transport)) }
             #expect(error?.exitCode == 69)
         }
         #expect(output.text.isEmpty)
@@ -74,7 +65,7 @@ struct CommandTests {
         let transport = try StubTransport.recordedSWAPI(overrides: [
             "https://swapi.dev/api/species/?page=3": .json(Data("<html>".utf8))
         ])
-        let error = await failure { try await ListCommand(allPages: true, format: .jsonl).run(context(transport)) }
+        let error = await speciesError { try await ListCommand(allPages: true, format: .jsonl).run(context(transport)) }
         #expect(error?.exitCode == 65)
         #expect(output.text.split(separator: "\n").count == 20)
         #expect(output.flushes == 2)
@@ -84,14 +75,14 @@ struct CommandTests {
         let transport = try StubTransport.recordedSWAPI(overrides: [
             "https://swapi.dev/api/species/?search=zzz": LookupTests.emptyPage
         ])
-        let error = await failure { try await ListCommand(search: "zzz", format: .json).run(context(transport)) }
+        let error = await speciesError { try await ListCommand(search: "zzz", format: .json).run(context(transport)) }
         #expect(error == .noResults(search: "zzz"))
         #expect(error?.exitCode == 1)
         #expect(output.text == "[]\n")
     }
 
     @Test func aPageThatDoesNotExistIsExitOne() async throws {
-        let error = await failure { try await ListCommand(page: 9).run(context(try StubTransport.recordedSWAPI())) }
+        let error = await speciesError { try await ListCommand(page: 9).run(context(try StubTransport.recordedSWAPI())) }
         #expect(error?.exitCode == 1)
         #expect(
             error?.message == "page 9 does not exist (https://swapi.dev/api/species/?page=9 answered 404 Not Found)")

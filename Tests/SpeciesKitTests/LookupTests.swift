@@ -13,12 +13,7 @@ struct LookupTests {
     }
 
     private func failure(_ query: String, _ transport: StubTransport) async -> SpeciesError? {
-        do {
-            _ = try await lookup(transport).find(query)
-            return nil
-        } catch {
-            return error as? SpeciesError
-        }
+        await speciesError { _ = try await lookup(transport).find(query) }
     }
 
     @Test func aPartialNameFoundByTheAPIsSearchTakesOneRequest() async throws {

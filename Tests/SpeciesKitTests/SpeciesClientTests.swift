@@ -13,16 +13,6 @@ struct SpeciesClientTests {
         SpeciesClient(root: root, transport: transport, diagnostics: diagnostics)
     }
 
-    /// The error `body` throws, as a SpeciesError.
-    private func failure(_ body: () async throws -> Void) async -> SpeciesError? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return error as? SpeciesError
-        }
-    }
-
     @Test func followsNextLinksToTheLastPage() async throws {
         let transport = try StubTransport.recordedSWAPI()
         let species = try await client(transport).allSpecies(from: root.speciesURL())
@@ -56,10 +46,10 @@ struct SpeciesClientTests {
 
     @Test func aStatusOtherThan2xxIsAnError() async throws {
         let url = root.speciesURL(id: 99)
-        let notFound = await failure { _ = try await client(try StubTransport.recordedSWAPI()).species(at: url) }
+        let notFound = await speciesError { _ = try await client(try StubTransport.recordedSWAPI()).species(at: url) }
         #expect(notFound == .httpStatus(404, url: url))
         let transport = StubTransport([url.absoluteString: .json(Data("{}".utf8), status: 500)])
-        let serverError = await failure { _ = try await client(transport).species(at: url) }
+        let serverError = await speciesError { _ = try await client(transport).species(at: url) }
         #expect(serverError == .httpStatus(500, url: url))
         #expect(serverError?.exitCode == 69)
         #expect(serverError?.message == "https://swapi.dev/api/species/99/ answered HTTP 500 Internal Server Error")
@@ -76,27 +66,27 @@ struct SpeciesClientTests {
     func invalidBodies(fixture: String, problem: String) async throws {
         let url = root.speciesURL()
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data(fixture))])
-        let error = await failure { _ = try await client(transport).page(at: url) }
+        let error = await speciesError { _ = try await client(transport).page(at: url) }
         #expect(error == .invalidResponse(url: url, problem: problem))
         #expect(error?.exitCode == 65)
     }
 
     @Test func anEmptyBodyIsInvalid() async {
         let url = root.speciesURL()
-        let error = await failure { _ = try await client(StubTransport([url.absoluteString: .json(Data())])).page(at: url) }
+        let error = await speciesError { _ = try await client(StubTransport([url.absoluteString: .json(Data())])).page(at: url) }
         #expect(error == .invalidResponse(url: url, problem: "the body is empty"))
     }
 
     @Test func anObjectThatIsNotASpeciesIsInvalid() async throws {
         let url = root.speciesURL(id: 3)
         let transport = StubTransport([url.absoluteString: .json(Data(#"{"detail":"Not found"}"#.utf8))])
-        let error = await failure { _ = try await client(transport).species(at: url) }
+        let error = await speciesError { _ = try await client(transport).species(at: url) }
         #expect(error?.exitCode == 65)
     }
 
     @Test func aTransportFailureIsUnreachable() async {
         let url = root.speciesURL()
-        let error = await failure {
+        let error = await speciesError {
             _ = try await client(StubTransport([url.absoluteString: .failure(.connectionRefused)])).page(at: url)
         }
         #expect(error == .unreachable(TransportError(.connectionRefused, url: url, detail: "stubbed connectionRefused")))

@@ -69,7 +69,7 @@ public struct ListCommand: Sendable, Equatable {
 
     /// "page 1 of 4, 37 species; use --page 2 or --all-pages", when there
     /// is more than one page.
-    func summary(of result: SpeciesPage) -> String? {
+    private func summary(of result: SpeciesPage) -> String? {
         guard let count = result.count, count > result.results.count, !result.results.isEmpty else { return nil }
         let pages = result.next == nil ? page : (count + result.results.count - 1) / result.results.count
         var text = "page \(page) of \(pages), \(count) species\(searchDescription)"

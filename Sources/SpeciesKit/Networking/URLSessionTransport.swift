@@ -109,7 +109,7 @@ private final class Exchange: Sendable {
         guard let http = response as? HTTPURLResponse else { return }
         var headers: [String: String] = [:]
         for case let (name as String, value as String) in http.allHeaderFields {
-            headers[name.lowercased()] = value
+            headers[name] = value
         }
         state.withLock {
             $0.status = http.statusCode
