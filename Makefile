@@ -2,12 +2,13 @@
 #   make test                     build everything and run every test
 #   make run ARGS="list --all-pages"
 #   make install PREFIX=~/.local  release build of species into PREFIX/bin
+#   make fuzz                     10,000 mutated responses, never a crash
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
 
-.PHONY: build test run install clean serve goldens
+.PHONY: build test run install clean serve goldens fuzz
 
 build:
 	$(SWIFT) build
@@ -27,6 +28,12 @@ install:
 
 clean:
 	rm -rf .build
+
+# Mutated SWAPI responses through list and show: never a crash, exit 0 or 65
+# only. It prints how many ran; FUZZ_SEED=N repeats a run.
+FUZZ_CASES ?= 10000
+fuzz:
+	FUZZ_CASES=$(FUZZ_CASES) $(SWIFT) test --filter FuzzTests
 
 # A SWAPI-like server of the recorded responses on http://127.0.0.1:$(PORT)/api/.
 PORT ?= 8000

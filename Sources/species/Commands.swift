@@ -6,8 +6,16 @@ enum Commands {
         "--base-url", value: "url",
         help: "The API root; species live at <url>species/ (default: $SWAPI_BASE_URL, else https://swapi.dev/api/).")
 
+    static let timeout = OptionDefinition(
+        "--timeout", value: "seconds",
+        help: "Bound on each request, first byte to last; fractions allowed (default: $SWAPI_TIMEOUT, else 15).")
+    static let retries = OptionDefinition(
+        "--retries", value: "n", help: "Retries of HTTP 429, 500, 502, 503, 504 and dropped connections (default: 3).")
+    static let maxResponseSize = OptionDefinition(
+        "--max-response-size", value: "bytes", help: "Refuse larger responses (default: 104857600, 100 MiB).")
+
     /// Accepted before or after the subcommand.
-    static let global = [baseURL, version]
+    static let global = [baseURL, timeout, retries, maxResponseSize, version]
 
     static let page = OptionDefinition("--page", value: "n", help: "Print page <n>; SWAPI pages hold 10 species (default: 1).")
     static let allPages = OptionDefinition("--all-pages", help: "Follow the API's next links and print every species.")

@@ -4,8 +4,14 @@ import SpeciesKit
 enum Invocation: Equatable {
     case help(String)
     case version
-    case list(ListCommand, root: APIRoot)
-    case show(ShowCommand, root: APIRoot)
+    case list(ListCommand, GlobalSettings)
+    case show(ShowCommand, GlobalSettings)
+}
+
+/// The global options, after the environment and the defaults.
+struct GlobalSettings: Equatable {
+    var root = APIRoot.swapi
+    var connection = ConnectionSettings()
 }
 
 extension Invocation {
@@ -26,9 +32,9 @@ extension Invocation {
         }
         switch command {
         case Commands.list:
-            self = .list(try Self.listCommand(parsed), root: try Self.root(parsed, environment))
+            self = .list(try Self.listCommand(parsed), try Self.settings(parsed, environment))
         case Commands.show:
-            self = .show(try Self.showCommand(parsed), root: try Self.root(parsed, environment))
+            self = .show(try Self.showCommand(parsed), try Self.settings(parsed, environment))
         case Commands.helpCommand:
             self = .help(try Self.helpText(asked: parsed))
         default:
@@ -83,21 +89,46 @@ extension Invocation {
         return ShowCommand(query: query, json: parsed.has(Commands.json))
     }
 
-    /// `--base-url`, else `SWAPI_BASE_URL`, else SWAPI itself.
-    private static func root(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> APIRoot {
-        if let text = parsed.value(Commands.baseURL) {
-            guard let root = APIRoot(text) else {
-                throw invalid(text, for: Commands.baseURL, expected: "an http or https URL", in: parsed)
-            }
-            return root
+    /// Each global option, else its environment variable, else its default.
+    private static func settings(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> GlobalSettings {
+        var settings = GlobalSettings()
+        if let root = try value(of: Commands.baseURL, or: "SWAPI_BASE_URL", parsed, environment, expected: "an http or https URL", APIRoot.init) {
+            settings.root = root
         }
-        if let text = environment["SWAPI_BASE_URL"], !text.isEmpty {
-            guard let root = APIRoot(text) else {
-                throw UsageError(message: "SWAPI_BASE_URL is not an http or https URL: '\(text)'", command: parsed.command)
-            }
-            return root
+        if let timeout = try value(of: Commands.timeout, or: "SWAPI_TIMEOUT", parsed, environment, expected: "a number of seconds from 0.001 to 86400", { text in
+            Double(text).flatMap { (0.001...86400).contains($0) ? $0 : nil }
+        }) {
+            settings.connection.timeout = timeout
         }
-        return .swapi
+        if let retries = try value(of: Commands.retries, parsed, environment, expected: "a whole number from 0 to 100", { text in
+            Int(text).flatMap { (0...100).contains($0) ? $0 : nil }
+        }) {
+            settings.connection.retries = retries
+        }
+        if let size = try value(of: Commands.maxResponseSize, parsed, environment, expected: "a whole number of bytes from 1 up", { text in
+            Int(text).flatMap { $0 >= 1 ? $0 : nil }
+        }) {
+            settings.connection.maxResponseSize = size
+        }
+        return settings
+    }
+
+    /// The option's value, else the environment variable's (when it is set
+    /// and not empty), converted by `convert`; a value it rejects is a usage
+    /// error.
+    private static func value<Value>(
+        of option: OptionDefinition, or variable: String? = nil, _ parsed: ParsedArguments,
+        _ environment: [String: String], expected: String, _ convert: (String) -> Value?
+    ) throws(UsageError) -> Value? {
+        if let text = parsed.value(option) {
+            guard let value = convert(text) else { throw invalid(text, for: option, expected: expected, in: parsed) }
+            return value
+        }
+        guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
+        guard let value = convert(text) else {
+            throw UsageError(message: "invalid value '\(text)' for \(variable): expected \(expected)", command: parsed.command)
+        }
+        return value
     }
 
     private static func expectArguments(_ parsed: ParsedArguments, atMost count: Int) throws(UsageError) {

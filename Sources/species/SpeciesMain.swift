@@ -4,6 +4,9 @@ import SpeciesKit
 @main
 enum SpeciesMain {
     static func main() async {
+        // A parent may leave SIGPIPE ignored; then `species | head -1` would
+        // go on fetching for nobody. By default a closed pipe ends it quietly.
+        signal(SIGPIPE, SIG_DFL)
         let status = await run(
             arguments: Array(CommandLine.arguments.dropFirst()),
             environment: ProcessInfo.processInfo.environment)
@@ -29,29 +32,18 @@ enum SpeciesMain {
         case .version:
             output.write("species \(SpeciesKit.version)\n")
             return 0
-        case .list(let command, let root):
-            return await run(root: root, output: output, command.run)
-        case .show(let command, let root):
-            return await run(root: root, output: output, command.run)
+        case .list(let command, let settings):
+            return await run(command.run, settings, output)
+        case .show(let command, let settings):
+            return await run(command.run, settings, output)
         }
     }
 
     private static func run(
-        root: APIRoot, output: StandardOutput, _ command: (CommandContext) async throws -> Void
+        _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, _ output: StandardOutput
     ) async -> Int32 {
         let diagnostics = StandardErrorDiagnostics()
-        let client = SpeciesClient(root: root, transport: URLSessionTransport(), diagnostics: diagnostics)
-        do {
-            try await command(CommandContext(client: client, output: output, diagnostics: diagnostics))
-            return 0
-        } catch let error as SpeciesError {
-            output.flush()
-            StandardError.write("error: \(error.message)\n")
-            return error.exitCode
-        } catch {
-            output.flush()
-            StandardError.write("error: \(error)\n")
-            return 70
-        }
+        let client = SpeciesClient.live(root: settings.root, settings: settings.connection, diagnostics: diagnostics)
+        return await CommandRunner.run(command, in: CommandContext(client: client, output: output, diagnostics: diagnostics))
     }
 }

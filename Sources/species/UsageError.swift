@@ -1,3 +1,5 @@
+import SpeciesKit
+
 /// A mistake on the command line: exit status 64, with the usage of the
 /// command it concerns.
 struct UsageError: Error, Equatable {
@@ -6,6 +8,6 @@ struct UsageError: Error, Equatable {
 
     /// `error: ...`, the usage line, and where to read more, for stderr.
     var rendered: String {
-        "error: \(message)\nusage: \(command.usage)\nSee '\(command.path) --help'.\n"
+        "error: \(TerminalText.escape(message))\nusage: \(command.usage)\nSee '\(command.path) --help'.\n"
     }
 }

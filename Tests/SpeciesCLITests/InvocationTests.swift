@@ -6,6 +6,7 @@ import Testing
 @Suite("Command-line parsing")
 struct InvocationTests {
     static let local = APIRoot("http://127.0.0.1:8000/api/")!
+    static let localSettings = GlobalSettings(root: local)
 
     private func parse(_ arguments: [String], environment: [String: String] = [:]) throws -> Invocation {
         try Invocation(arguments: arguments, environment: environment)
@@ -22,7 +23,7 @@ struct InvocationTests {
     }
 
     @Test func listDefaultsToTheFirstPageOfSWAPIAsATable() throws {
-        #expect(try parse(["list"]) == .list(ListCommand(), root: .swapi))
+        #expect(try parse(["list"]) == .list(ListCommand(), GlobalSettings()))
     }
 
     @Test(
@@ -33,27 +34,37 @@ struct InvocationTests {
             ["list", "--base-url=http://127.0.0.1:8000/api/", "--page=2"],
         ])
     func globalOptionsAnywhere(arguments: [String]) throws {
-        #expect(try parse(arguments) == .list(ListCommand(page: 2), root: Self.local))
+        #expect(try parse(arguments) == .list(ListCommand(page: 2), Self.localSettings))
     }
 
     @Test func everyListOption() throws {
         let invocation = try parse(["list", "--search", "Yoda's species", "--all-pages", "--jsonl"])
-        #expect(invocation == .list(ListCommand(allPages: true, search: "Yoda's species", format: .jsonl), root: .swapi))
-        #expect(try parse(["list", "--json"]) == .list(ListCommand(format: .json), root: .swapi))
+        #expect(invocation == .list(ListCommand(allPages: true, search: "Yoda's species", format: .jsonl), GlobalSettings()))
+        #expect(try parse(["list", "--json"]) == .list(ListCommand(format: .json), GlobalSettings()))
     }
 
     @Test func theEnvironmentGivesTheBaseURLAndTheOptionWins() throws {
         let environment = ["SWAPI_BASE_URL": "http://127.0.0.1:8000/api"]
-        #expect(try parse(["list"], environment: environment) == .list(ListCommand(), root: Self.local))
+        #expect(try parse(["list"], environment: environment) == .list(ListCommand(), Self.localSettings))
         let option = try parse(["list", "--base-url", "https://swapi.dev/api/"], environment: environment)
-        #expect(option == .list(ListCommand(), root: .swapi))
-        #expect(try parse(["list"], environment: ["SWAPI_BASE_URL": ""]) == .list(ListCommand(), root: .swapi))
+        #expect(option == .list(ListCommand(), GlobalSettings()))
+        #expect(try parse(["list"], environment: ["SWAPI_BASE_URL": ""]) == .list(ListCommand(), GlobalSettings()))
+    }
+
+    @Test func connectionOptionsAndTheirEnvironment() throws {
+        let parsed = try parse(["list", "--timeout", "2.5", "--retries", "0", "--max-response-size", "1000"])
+        let expected = ConnectionSettings(timeout: 2.5, retries: 0, maxResponseSize: 1000)
+        #expect(parsed == .list(ListCommand(), GlobalSettings(connection: expected)))
+        let fromEnvironment = try parse(["list"], environment: ["SWAPI_TIMEOUT": "0.5"])
+        #expect(fromEnvironment == .list(ListCommand(), GlobalSettings(connection: ConnectionSettings(timeout: 0.5))))
+        let optionWins = try parse(["--timeout", "3", "list"], environment: ["SWAPI_TIMEOUT": "0.5"])
+        #expect(optionWins == .list(ListCommand(), GlobalSettings(connection: ConnectionSettings(timeout: 3))))
     }
 
     @Test func showJoinsItsWords() throws {
-        #expect(try parse(["show", "kel", "dor"]) == .show(ShowCommand(query: "kel dor"), root: .swapi))
-        #expect(try parse(["show", "Yoda's species", "--json"]) == .show(ShowCommand(query: "Yoda's species", json: true), root: .swapi))
-        #expect(try parse(["show", "--", "-5"]) == .show(ShowCommand(query: "-5"), root: .swapi))
+        #expect(try parse(["show", "kel", "dor"]) == .show(ShowCommand(query: "kel dor"), GlobalSettings()))
+        #expect(try parse(["show", "Yoda's species", "--json"]) == .show(ShowCommand(query: "Yoda's species", json: true), GlobalSettings()))
+        #expect(try parse(["show", "--", "-5"]) == .show(ShowCommand(query: "-5"), GlobalSettings()))
     }
 
     @Test func helpAndVersion() throws {
@@ -97,6 +108,10 @@ struct InvocationTests {
             (["show"], "missing argument '<name | id | url>'", "species show"),
             (["show", "wookie", "--page", "2"], "unknown option '--page'", "species show"),
             (["show", "x", "--base-url", "ftp://x/"], "invalid value 'ftp://x/' for '--base-url <url>': expected an http or https URL", "species show"),
+            (["list", "--timeout", "0"], "invalid value '0' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400", "species list"),
+            (["list", "--timeout", "soon"], "invalid value 'soon' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400", "species list"),
+            (["list", "--retries", "-1"], "invalid value '-1' for '--retries <n>': expected a whole number from 0 to 100", "species list"),
+            (["list", "--max-response-size", "1MB"], "invalid value '1MB' for '--max-response-size <bytes>': expected a whole number of bytes from 1 up", "species list"),
             (["help", "nope"], "unknown subcommand 'nope'", "species help"),
             (["help", "list", "show"], "unexpected argument 'show'", "species help"),
         ])
@@ -106,9 +121,11 @@ struct InvocationTests {
         #expect(error?.command.path == command)
     }
 
-    @Test func aMalformedEnvironmentBaseURLIsAUsageError() {
-        let error = usageError(["list"], environment: ["SWAPI_BASE_URL": "swapi.dev"])
-        #expect(error?.message == "SWAPI_BASE_URL is not an http or https URL: 'swapi.dev'")
+    @Test func aMalformedEnvironmentVariableIsAUsageError() {
+        let baseURL = usageError(["list"], environment: ["SWAPI_BASE_URL": "swapi.dev"])
+        #expect(baseURL?.message == "invalid value 'swapi.dev' for SWAPI_BASE_URL: expected an http or https URL")
+        let timeout = usageError(["list"], environment: ["SWAPI_TIMEOUT": "-3"])
+        #expect(timeout?.message == "invalid value '-3' for SWAPI_TIMEOUT: expected a number of seconds from 0.001 to 86400")
     }
 }
 

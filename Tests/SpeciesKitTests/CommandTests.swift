@@ -22,24 +22,24 @@ struct CommandTests {
     @Test func aPagePrintsItsTableAndAHintOnStderr() async throws {
         try await ListCommand().run(context(try StubTransport.recordedSWAPI()))
         #expect(output.text == (try Fixtures.text("golden/list/page-1.txt")))
-        #expect(diagnostics.hints == ["page 1 of 4, 37 species; use --page 2 or --all-pages"])
+        #expect(diagnostics.notes == ["page 1 of 4, 37 species; use --page 2 or --all-pages"])
     }
 
     @Test func theLastPageSaysWhereItStands() async throws {
         try await ListCommand(page: 4).run(context(try StubTransport.recordedSWAPI()))
         #expect(output.text == (try Fixtures.text("golden/list/page-4.txt")))
-        #expect(diagnostics.hints == ["page 4 of 4, 37 species"])
+        #expect(diagnostics.notes == ["page 4 of 4, 37 species"])
     }
 
     @Test func aSearchThatFitsOnePageNeedsNoHint() async throws {
         try await ListCommand(search: "wook").run(context(try StubTransport.recordedSWAPI()))
         #expect(output.text.split(separator: "\n").count == 2)
-        #expect(diagnostics.hints.isEmpty)
+        #expect(diagnostics.notes.isEmpty)
     }
 
     @Test func aSearchHintNamesTheSearch() async throws {
         try await ListCommand(search: "an").run(context(try StubTransport.recordedSWAPI()))
-        #expect(diagnostics.hints == ["page 1 of 2, 17 species matching 'an'; use --page 2 or --all-pages"])
+        #expect(diagnostics.notes == ["page 1 of 2, 17 species matching 'an'; use --page 2 or --all-pages"])
     }
 
     @Test func allPagesAsJSON() async throws {
@@ -47,7 +47,7 @@ struct CommandTests {
         let species = try jsonArray(output.text)
         #expect(species.count == 37)
         #expect(species.map { $0["id"] as? Int } == Array(1...37))
-        #expect(diagnostics.hints.isEmpty)
+        #expect(diagnostics.notes.isEmpty)
     }
 
     @Test func jsonPrintsNothingWhenALaterPageFails() async throws {

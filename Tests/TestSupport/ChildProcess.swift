@@ -2,25 +2,60 @@ import Foundation
 
 /// How a child process ended, and what it wrote.
 public struct ProcessResult: Sendable, CustomStringConvertible {
+    /// The exit status, or the number of the signal that killed it.
     public let status: Int32
+    public let killedBySignal: Bool
     public let stdout: String
     public let stderr: String
+    /// From start to end, in seconds.
+    public let seconds: Double
 
     public var description: String {
-        "exit status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)---"
+        "\(killedBySignal ? "killed by signal" : "exit status") \(status) after \(seconds) s\n"
+            + "--- stdout\n\(stdout)--- stderr\n\(stderr)---"
+    }
+}
+
+/// A child process that has been started; `result()` waits for its end.
+public final class RunningProcess: Sendable {
+    public let pid: Int32
+    private let ended: AsyncStream<(status: Int32, signaled: Bool)>
+    private let folder: URL
+    private let started: Date
+
+    fileprivate init(pid: Int32, ended: AsyncStream<(status: Int32, signaled: Bool)>, folder: URL, started: Date) {
+        self.pid = pid
+        self.ended = ended
+        self.folder = folder
+        self.started = started
+    }
+
+    public func signal(_ signal: Int32) {
+        kill(pid, signal)
+    }
+
+    public func result() async throws -> ProcessResult {
+        var end: (status: Int32, signaled: Bool) = (-1, false)
+        for await value in ended { end = value }
+        let seconds = Date().timeIntervalSince(started)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return ProcessResult(
+            status: end.status, killedBySignal: end.signaled,
+            stdout: String(decoding: try Data(contentsOf: folder.appendingPathComponent("stdout")), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: folder.appendingPathComponent("stderr")), as: UTF8.self),
+            seconds: seconds)
     }
 }
 
 public enum ChildProcess {
-    /// Runs `executable` to its end and returns its status and output. Output
-    /// goes to temporary files, so a large one cannot fill a pipe and stall
-    /// the child. A child still running after `timeout` seconds is killed.
-    public static func run(
+    /// Starts `executable`. Its output goes to temporary files, so a large
+    /// one cannot fill a pipe and stall it; after `timeout` seconds it is
+    /// killed.
+    public static func start(
         _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 60
-    ) async throws -> ProcessResult {
+    ) throws -> RunningProcess {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("species-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let stdoutFile = folder.appendingPathComponent("stdout")
         let stderrFile = folder.appendingPathComponent("stderr")
         try Data().write(to: stdoutFile)
@@ -33,24 +68,24 @@ public enum ChildProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
         process.standardError = try FileHandle(forWritingTo: stderrFile)
-
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-                return
-            }
-            let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                if process.isRunning { kill(pid, SIGKILL) }
-            }
+        let (ended, finish) = AsyncStream<(status: Int32, signaled: Bool)>.makeStream()
+        process.terminationHandler = { process in
+            finish.yield((process.terminationStatus, process.terminationReason == .uncaughtSignal))
+            finish.finish()
         }
-        return ProcessResult(
-            status: status,
-            stdout: String(decoding: try Data(contentsOf: stdoutFile), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: stderrFile), as: UTF8.self))
+        let started = Date()
+        try process.run()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            if process.isRunning { kill(pid, SIGKILL) }
+        }
+        return RunningProcess(pid: pid, ended: ended, folder: folder, started: started)
+    }
+
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 60
+    ) async throws -> ProcessResult {
+        try await start(executable, arguments, environment: environment, timeout: timeout).result()
     }
 }
 
@@ -59,13 +94,14 @@ public enum SpeciesBinary {
     public static let url = URL(fileURLWithPath: CommandLine.arguments[0])
         .deletingLastPathComponent().appendingPathComponent("species")
 
-    /// An environment with nothing of the developer's in it: no
-    /// `SWAPI_BASE_URL`, a home of its own, a UTF-8 locale.
+    /// An environment with nothing of the developer's in it: no `SWAPI_*`
+    /// variables, a home of its own, a UTF-8 locale, and no crash backtraces.
     public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": FileManager.default.temporaryDirectory.appendingPathComponent("species-test-home").path,
             "LANG": "C.UTF-8",
+            "SWIFT_BACKTRACE": "enable=no",
         ]
         environment.merge(extra) { $1 }
         return environment
@@ -73,5 +109,15 @@ public enum SpeciesBinary {
 
     public static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ProcessResult {
         try await ChildProcess.run(url, arguments, environment: environment(extra))
+    }
+
+    /// Starts species with SIGINT and SIGPIPE at their defaults, whatever
+    /// the test runner's are, so that a test can interrupt it as Ctrl-C would.
+    public static func startWithDefaultSignals(_ arguments: [String]) throws -> RunningProcess {
+        let reset = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+            + "signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+        return try ChildProcess.start(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", reset, url.path] + arguments,
+            environment: environment())
     }
 }

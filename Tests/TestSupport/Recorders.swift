@@ -14,15 +14,28 @@ public final class CapturedOutput: OutputSink {
     public func flush() { state.withLock { $0.flushes += 1 } }
 }
 
-/// Collects warnings and hints.
+/// Collects warnings, notes and errors.
 public final class RecordingDiagnostics: Diagnostics {
-    private let state = Mutex((warnings: [String](), hints: [String]()))
+    private let state = Mutex((warnings: [String](), notes: [String](), errors: [String]()))
 
     public init() {}
 
     public var warnings: [String] { state.withLock { $0.warnings } }
-    public var hints: [String] { state.withLock { $0.hints } }
+    public var notes: [String] { state.withLock { $0.notes } }
+    public var errors: [String] { state.withLock { $0.errors } }
 
     public func warning(_ message: String) { state.withLock { $0.warnings.append(message) } }
-    public func hint(_ message: String) { state.withLock { $0.hints.append(message) } }
+    public func note(_ message: String) { state.withLock { $0.notes.append(message) } }
+    public func error(_ message: String) { state.withLock { $0.errors.append(message) } }
+}
+
+/// A list that closures running anywhere can append to.
+public final class RecordedValues<Element: Sendable>: Sendable {
+    private let values = Mutex<[Element]>([])
+
+    public init() {}
+
+    public var all: [Element] { values.withLock { $0 } }
+
+    public func append(_ value: Element) { values.withLock { $0.append(value) } }
 }

@@ -9,7 +9,8 @@ SWAPI does (a case-insensitive substring of the name, 10 a page, in id order).
 Any path segments before `api/` name a session, such as /t42/api/species/:
 the links it serves keep the session, and GET /<session>/_log answers the
 list of requests made in that session, so that concurrent tests can count
-their own requests.
+their own requests. A session segment `fault=NAME` makes the server hostile
+in one way (see FAULTS), for that session only.
 
 It prints `listening on http://127.0.0.1:PORT/` once it accepts connections.
 With --exit-with-stdin (the tests pass it) it exits when its standard input
@@ -18,9 +19,11 @@ Python 3 standard library only.
 """
 
 import argparse
+import email.utils
 import json
 import math
 import os
+import select
 import sys
 import threading
 import time
@@ -30,6 +33,33 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 RECORDED_ROOT = "https://swapi.dev/api/"
 PAGE_SIZE = 10
 NOT_FOUND = b'{"detail":"Not found"}'
+HTML_ERROR = b"<!DOCTYPE html>\n<html><head><title>503 Service Unavailable</title></head><body>Try later.</body></html>\n"
+
+FAULTS = {
+    "429-once": "the first request answers 429 with Retry-After: 1",
+    "429-date-once": "the first request answers 429 with an HTTP-date Retry-After one second ahead",
+    "429-long": "every request answers 429 with Retry-After: 25924",
+    "500-once": "the first request answers 500",
+    "503-once": "the first request answers 503",
+    "503-always": "every request answers 503",
+    "page3-500": "species page 3 answers 500",
+    "drop-once": "the first request is closed without an answer",
+    "half-headers": "a status line, then the connection closes",
+    "hang": "requests are accepted and never answered",
+    "drip": "the body comes one byte a second",
+    "html": "every answer is an HTML page under status 200",
+    "truncated": "every JSON body is cut in half",
+    "loop": "species page 3 links back to page 2",
+    "cross-host-next": "species page 1 links to another host",
+    "file-next": "species page 1 links to file:///etc/passwd",
+    "wrong-types": "species page 1 is Fixtures/bad/wrong-types.json",
+    "escape-name": "species 1, alone and on page 1, has terminal escape sequences in its name and language",
+    "oversized": "species page 1 is 2 MiB, sent without a Content-Length",
+    "oversized-declared": "species page 1 is 2 MiB, with its Content-Length",
+    "count-mismatch": "species page 1 counts 38 species",
+    "big-page": "species page 1 holds 2,000 species and no next link",
+    "redirect-off-host": "every request redirects to localhost instead of 127.0.0.1",
+}
 
 
 def query_key(query):
@@ -104,18 +134,132 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(404, NOT_FOUND)
         with server.lock:
             server.log.setdefault(session, []).append(self.path)
+            count = len(server.log[session])
         if server.latency:
             time.sleep(server.latency)
+        faults = [part[len("fault="):] for part in session.split("/") if part.startswith("fault=")]
+        fault = faults[0] if faults else None
+        if fault and fault not in FAULTS:
+            return self.send(400, f"unknown fault {fault}".encode())
+        if fault and self.misbehave(fault, count, session, rest):
+            return
         if not rest.endswith("/"):
             location = f"/{session}api/{rest}/" + (f"?{target.query}" if target.query else "")
             return self.send(301, b"", {"Location": location})
         status, body = server.recordings.lookup(rest, target.query)
         own_root = f"http://{self.headers.get('Host', '127.0.0.1')}/{session}api/"
-        self.send(status, body.replace(RECORDED_ROOT.encode(), own_root.encode()))
+        body = body.replace(RECORDED_ROOT.encode(), own_root.encode())
+        if fault:
+            status, body = self.alter(fault, status, body, rest, target.query, own_root)
+        if fault == "drip":
+            return self.drip(status, body)
+        if fault == "oversized":
+            return self.send_without_length(status, body)
+        self.send(status, body)
 
-    def send(self, status, body, headers=None):
+    def misbehave(self, fault, count, session, rest):
+        """Answers in place of the server for faults that do not need a body;
+        True when it did."""
+        retry_after = {
+            "429-once": "1",
+            "429-date-once": email.utils.formatdate(time.time() + 1, usegmt=True),
+            "429-long": "25924",
+        }
+        if fault in retry_after and (count == 1 or fault == "429-long"):
+            self.send(429, b'{"detail":"Request was throttled."}', {"Retry-After": retry_after[fault]})
+        elif fault in ("500-once", "503-once") and count == 1:
+            self.send(int(fault[:3]), HTML_ERROR, content_type="text/html")
+        elif fault == "503-always" or (fault == "page3-500" and "page=3" in self.path):
+            self.send(503 if fault == "503-always" else 500, HTML_ERROR, content_type="text/html")
+        elif fault == "drop-once" and count == 1:
+            self.close_connection = True
+        elif fault == "half-headers":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n")
+            self.close_connection = True
+        elif fault == "hang":
+            self.wait_for_client_to_leave(300)
+            self.close_connection = True
+        elif fault == "redirect-off-host":
+            port = self.server.server_address[1]
+            self.send(302, b"", {"Location": f"http://localhost:{port}/{session}api/{rest}"})
+        else:
+            return False
+        return True
+
+    def alter(self, fault, status, body, rest, query, own_root):
+        """The recorded answer, changed as the fault says."""
+        first_page = rest == "species/" and query_key(query) == frozenset()
+        if fault == "html":
+            return 200, HTML_ERROR
+        if fault == "truncated":
+            return status, body[:len(body) // 2]
+        if fault == "wrong-types" and first_page:
+            with open(os.path.join(self.server.fixtures, "..", "bad", "wrong-types.json"), "rb") as file:
+                return 200, file.read().replace(RECORDED_ROOT.encode(), own_root.encode())
+        if fault == "loop" and query_key(query) == frozenset({("page", "3")}):
+            return status, self.edit(body, next=f"{own_root}species/?page=2")
+        if fault == "cross-host-next" and first_page:
+            return status, self.edit(body, next="http://evil.example/api/species/?page=2")
+        if fault == "file-next" and first_page:
+            return status, self.edit(body, next="file:///etc/passwd")
+        if fault == "count-mismatch" and first_page:
+            return status, self.edit(body, count=38)
+        if fault == "escape-name" and (first_page or rest == "species/1/"):
+            document = json.loads(body)
+            human = document["results"][0] if first_page else document
+            human["name"] = "\x1b[2J\x1b[31mRed\x1b[0m Human\x07"
+            human["language"] = "Galactic\u009b31m Basic"
+            return status, json.dumps(document).encode()
+        if fault in ("oversized", "oversized-declared") and first_page:
+            return status, body[:-1] + b" " * (2 * 1024 * 1024) + b"}"
+        if fault == "big-page" and first_page:
+            page = json.loads(body)
+            page.update(count=2000, next=None, results=page["results"] * 200)
+            return status, json.dumps(page).encode()
+        return status, body
+
+    @staticmethod
+    def edit(body, **changes):
+        page = json.loads(body)
+        page.update(changes)
+        return json.dumps(page).encode()
+
+    def wait_for_client_to_leave(self, seconds):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 1)
+            if readable and not self.connection.recv(1024):
+                return
+
+    def drip(self, status, body):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            for byte in body:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(1)
+        except OSError:
+            pass
+        self.close_connection = True
+
+    def send_without_length(self, status, body):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        try:
+            for start in range(0, len(body), 65536):
+                self.wfile.write(body[start:start + 65536])
+        except OSError:
+            pass
+        self.close_connection = True
+
+    def send(self, status, body, headers=None, content_type="application/json"):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
@@ -127,8 +271,18 @@ class Handler(BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class Server(ThreadingHTTPServer):
+    # The default backlog of 5 drops connections when many tests start at
+    # once, and a dropped SYN is resent only after a second.
+    request_queue_size = 256
+    daemon_threads = True
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    faults = "\n".join(f"  {name}: {what}" for name, what in FAULTS.items())
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog=f"faults:\n{faults}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     here = os.path.dirname(os.path.abspath(__file__))
     parser.add_argument("--fixtures", default=os.path.join(here, "..", "..", "Fixtures", "swapi"))
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
@@ -137,9 +291,9 @@ def main():
     parser.add_argument("--exit-with-stdin", action="store_true", help="exit when standard input closes")
     options = parser.parse_args()
 
-    server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", options.port), Handler)
     server.recordings = Recordings(options.fixtures)
+    server.fixtures = options.fixtures
     server.latency = options.latency_ms / 1000
     server.verbose = options.verbose
     server.lock = threading.Lock()

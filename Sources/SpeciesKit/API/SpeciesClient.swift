@@ -1,8 +1,12 @@
 import Foundation
 
 /// Fetches and decodes species and pages of species, checking the HTTP status
-/// of every response (URLSession does not throw on a 404).
+/// of every response (URLSession does not throw on a 404), and follows `next`
+/// links under the rules of `NextLink`.
 public struct SpeciesClient: Sendable {
+    /// More pages than this is taken for a server that never ends.
+    public static let maxPages = 500
+
     public let root: APIRoot
     private let transport: any HTTPTransport
     private let diagnostics: any Diagnostics
@@ -29,13 +33,32 @@ public struct SpeciesClient: Sendable {
     }
 
     /// Fetches the page at `first`, then each page its `next` link names,
-    /// until `next` is null, handing each page over in API order.
+    /// until `next` is null, handing each page over in API order. A link off
+    /// the API's host, a loop, or more than `maxPages` pages end it with exit
+    /// status 65; so does a `next` link that answers 404.
     public func forEachPage(from first: URL, _ body: (SpeciesPage) async throws -> Void) async throws {
-        var url: URL? = first
-        while let current = url {
-            let page = try await page(at: current)
+        var url = first
+        var page = try await self.page(at: first)
+        var visited: Set<String> = [first.absoluteString]
+        let counted = page.previous == nil ? page.count : nil
+        var received = 0
+        while true {
+            received += page.results.count
             try await body(page)
-            url = try page.next.map { try resolve(next: $0, of: current) }
+            guard let next = page.next else { break }
+            let nextURL = try NextLink.resolve(next, of: url, root: root)
+            guard visited.insert(nextURL.absoluteString).inserted else {
+                throw SpeciesError.refused(
+                    url: url, problem: "its 'next' link leads back to \(nextURL.absoluteString), a page already read: a loop")
+            }
+            guard visited.count <= Self.maxPages else {
+                throw SpeciesError.refused(url: nextURL, problem: "more than \(Self.maxPages) pages; stopped here")
+            }
+            page = try await self.page(at: nextURL, linkedFrom: url)
+            url = nextURL
+        }
+        if let counted, counted != received {
+            diagnostics.warning("the API counted \(counted) species but sent \(received), from \(first.absoluteString)")
         }
     }
 
@@ -46,11 +69,15 @@ public struct SpeciesClient: Sendable {
         return species
     }
 
-    private func resolve(next: String, of page: URL) throws -> URL {
-        guard let url = URL(string: next, relativeTo: page)?.absoluteURL else {
-            throw SpeciesError.invalidResponse(url: page, problem: "'next' is not a URL: '\(next)'")
+    /// A page reached through the `next` link of `previous`: if it is not
+    /// there, the fault is the link's.
+    private func page(at url: URL, linkedFrom previous: URL) async throws -> SpeciesPage {
+        do {
+            return try await page(at: url)
+        } catch SpeciesError.httpStatus(404, _) {
+            throw SpeciesError.invalidResponse(
+                url: previous, problem: "its 'next' link \(url.absoluteString) answered 404 Not Found")
         }
-        return url
     }
 
     private func fetch<Value: Decodable>(_ type: Value.Type, from url: URL) async throws -> Value {
@@ -58,7 +85,7 @@ public struct SpeciesClient: Sendable {
         do {
             response = try await transport.send(HTTPRequest(url: url))
         } catch let error as TransportError {
-            throw SpeciesError.unreachable(error)
+            throw Self.failure(error, url: url)
         }
         guard (200..<300).contains(response.status) else {
             throw SpeciesError.httpStatus(response.status, url: url)
@@ -66,10 +93,56 @@ public struct SpeciesClient: Sendable {
         return try ResponseDecoder.decode(type, from: response.body, url: url)
     }
 
+    private static func failure(_ error: TransportError, url: URL) -> SpeciesError {
+        switch error.kind {
+        case .tooLarge:
+            .refused(url: url, problem: error.detail + " (--max-response-size)")
+        case .redirectRefused:
+            .refused(url: url, problem: error.detail)
+        case .throttled(let status, let retryAfter):
+            .rateLimited(url: url, status: status, retryAfter: retryAfter, until: Date().addingTimeInterval(retryAfter))
+        default:
+            .unreachable(error)
+        }
+    }
+
     private func reportInvalidFields(of species: StarWarsSpecies) {
         for field in species.invalidFields {
             let problem = field == "created" || field == "edited" ? "is not a UTC timestamp" : "has the wrong JSON type"
             diagnostics.warning("species \(species.displayName): field '\(field)' \(problem); treated as absent")
         }
+    }
+}
+
+/// How the client talks to the network.
+public struct ConnectionSettings: Sendable, Equatable {
+    public static let defaultTimeout = 15.0
+    public static let defaultRetries = 3
+
+    /// Bound on each request, first byte to last, in seconds.
+    public var timeout: Double
+    /// Retries of 429, 500, 502, 503, 504 and dropped connections.
+    public var retries: Int
+    public var maxResponseSize: Int
+
+    public init(
+        timeout: Double = defaultTimeout, retries: Int = defaultRetries,
+        maxResponseSize: Int = URLSessionTransport.defaultMaxResponseSize
+    ) {
+        self.timeout = timeout
+        self.retries = retries
+        self.maxResponseSize = maxResponseSize
+    }
+}
+
+extension SpeciesClient {
+    /// The client of the tool: URLSession, each request bounded by the
+    /// timeout, retried as `RetryingTransport` says.
+    public static func live(root: APIRoot, settings: ConnectionSettings, diagnostics: any Diagnostics) -> SpeciesClient {
+        let session = URLSessionTransport(maxResponseSize: settings.maxResponseSize, idleTimeout: settings.timeout)
+        let transport = RetryingTransport(
+            DeadlineTransport(session, seconds: settings.timeout),
+            policy: .init(retries: settings.retries), diagnostics: diagnostics)
+        return SpeciesClient(root: root, transport: transport, diagnostics: diagnostics)
     }
 }

@@ -14,14 +14,19 @@ public enum SpeciesError: Error, Sendable, Equatable {
     case unreachable(TransportError)
     /// An HTTP error status.
     case httpStatus(Int, url: URL)
+    /// The server asks to wait longer than the client will.
+    case rateLimited(url: URL, status: Int, retryAfter: Double, until: Date)
     /// The answer is not SWAPI JSON.
     case invalidResponse(url: URL, problem: String)
+    /// The answer breaks a rule of the client: a `next` link off the base
+    /// host, a loop, a size or page cap, a redirect off the host.
+    case refused(url: URL, problem: String)
 
     public var exitCode: Int32 {
         switch self {
         case .noSuchName, .ambiguousName, .notFound, .noResults: 1
-        case .invalidResponse: 65
-        case .unreachable, .httpStatus: 69
+        case .invalidResponse, .refused: 65
+        case .unreachable, .httpStatus, .rateLimited: 69
         }
     }
 
@@ -38,11 +43,20 @@ public enum SpeciesError: Error, Sendable, Equatable {
         case .noResults(let search):
             return "no species matches '\(search)'"
         case .unreachable(let error):
+            if case .timedOut = error.kind {
+                return "\(error.url.absoluteString) timed out: \(error.detail)"
+            }
             return "could not reach \(error.url.absoluteString): \(error.detail)"
         case .httpStatus(let status, let url):
             return "\(url.absoluteString) answered HTTP \(status) \(HTTPStatusText.reason(status))"
+        case .rateLimited(let url, let status, let retryAfter, let until):
+            let time = Timestamp.format(until).prefix(16).replacingOccurrences(of: "T", with: " ")
+            return "\(url.absoluteString) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait "
+                + "\(RetryAfter.describe(retryAfter)); try again after \(time) UTC"
         case .invalidResponse(let url, let problem):
             return "\(url.absoluteString) did not answer with SWAPI JSON: \(problem)"
+        case .refused(let url, let problem):
+            return "\(url.absoluteString): \(problem)"
         }
     }
 

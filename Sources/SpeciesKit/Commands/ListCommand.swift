@@ -36,7 +36,7 @@ public struct ListCommand: Sendable, Equatable {
         if let summary = summary(of: result) {
             // At a terminal the hint belongs below the table.
             context.output.flush()
-            context.diagnostics.hint(summary)
+            context.diagnostics.note(summary)
         }
         return result.results
     }

@@ -35,15 +35,23 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
-/// Why no HTTP response arrived.
+/// Why no usable HTTP response arrived.
 public struct TransportError: Error, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case connectionRefused
         case unknownHost
-        case timedOut
+        /// No complete answer before the deadline.
+        case timedOut(seconds: Double)
+        /// The connection broke before a complete answer.
         case connectionLost
         case insecureConnection
         case cancelled
+        /// The body grew past the limit; the transfer was stopped there.
+        case tooLarge(limit: Int)
+        /// A redirect to another host, or from https to http.
+        case redirectRefused(location: String)
+        /// The server asks to wait longer than the client is willing to.
+        case throttled(status: Int, retryAfter: Double)
         case other
     }
 

@@ -5,19 +5,33 @@ import FoundationNetworking
 import Synchronization
 
 /// `HTTPTransport` over URLSession. Each request runs as a data task whose
-/// callbacks reach one session-level delegate: on Linux only a session
-/// delegate sees a task's bytes and redirects.
+/// callbacks reach one session-level delegate (on Linux only a session
+/// delegate sees a task's bytes and redirects), which caps the body's size
+/// as it arrives and follows redirects only within the same host.
 public final class URLSessionTransport: HTTPTransport {
+    public static let defaultMaxResponseSize = 100 * 1024 * 1024
+
     private let session: URLSession
     private let delegate: SessionDelegate
 
-    public init(userAgent: String = "species/\(SpeciesKit.version)") {
+    /// - Parameters:
+    ///   - maxResponseSize: a larger body is refused, and stops downloading there.
+    ///   - idleTimeout: URLSession's own timeout, a backstop only: it counts
+    ///     idle time, in whole seconds, so the total deadline of each request
+    ///     is `DeadlineTransport`'s job.
+    public init(
+        maxResponseSize: Int = defaultMaxResponseSize, idleTimeout: Double = 15,
+        userAgent: String = "species/\(SpeciesKit.version)"
+    ) {
         let configuration = URLSessionConfiguration.ephemeral
         // A session with a URL cache creates ~/.cache/org.swift.foundation.URLCache.
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // Truncated to whole seconds by URLSession (0.5 would fire at once):
+        // kept above the total deadline so that the deadline always speaks first.
+        configuration.timeoutIntervalForRequest = max(1, idleTimeout.rounded(.up) + 1)
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent, "Accept": "application/json"]
-        delegate = SessionDelegate()
+        delegate = SessionDelegate(maxResponseSize: maxResponseSize)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -47,7 +61,14 @@ public final class URLSessionTransport: HTTPTransport {
 
 /// Routes the session's callbacks to the exchange of each task.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private static let maxRedirects = 10
+
+    private let maxResponseSize: Int
     private let exchanges = Mutex<[Int: Exchange]>([:])
+
+    init(maxResponseSize: Int) {
+        self.maxResponseSize = maxResponseSize
+    }
 
     func register(_ exchange: Exchange, for task: URLSessionTask) {
         exchanges.withLock { $0[task.taskIdentifier] = exchange }
@@ -61,12 +82,50 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        exchange(for: dataTask)?.receive(response)
+        guard let exchange = exchange(for: dataTask) else { return completionHandler(.cancel) }
+        if response.expectedContentLength > maxResponseSize {
+            exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
+            return completionHandler(.cancel)
+        }
+        exchange.receive(response)
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        exchange(for: dataTask)?.append(data)
+        guard let exchange = exchange(for: dataTask) else { return }
+        if !exchange.append(data, limit: maxResponseSize) {
+            exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        guard let exchange = exchange(for: task) else { return completionHandler(nil) }
+        // URLSession on Linux resolves a relative Location without its
+        // trailing slash ("/api/species/3/" becomes ".../species/3"), which
+        // loops against Django's slash-appending 301: resolve it here.
+        var request = request
+        if let location = response.value(forHTTPHeaderField: "Location"), let origin = response.url,
+            let target = URL(string: location, relativeTo: origin)?.absoluteURL
+        {
+            request.url = target
+        }
+        let location = request.url?.absoluteString ?? ""
+        let refusal: String? =
+            if let objection = request.url.flatMap({ RedirectPolicy.objection(from: exchange.url, to: $0) }) {
+                "it redirects \(objection) (\(location)); not followed"
+            } else if exchange.countRedirect() > Self.maxRedirects {
+                "it redirects more than \(Self.maxRedirects) times"
+            } else {
+                nil
+            }
+        guard let refusal else { return completionHandler(request) }
+        exchange.finish(.failure(TransportError(.redirectRefused(location: location), url: exchange.url, detail: refusal)))
+        completionHandler(nil)
+        task.cancel()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -79,8 +138,24 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     }
 }
 
+/// Which redirects are followed: within the same host, and never from https
+/// down to http.
+enum RedirectPolicy {
+    /// Why the redirect from `origin` to `target` is not followed; nil when it is.
+    static func objection(from origin: URL, to target: URL) -> String? {
+        guard let host = origin.host?.lowercased(), target.host?.lowercased() == host else {
+            return "to another host"
+        }
+        switch (origin.scheme?.lowercased(), target.scheme?.lowercased()) {
+        case (_, "https"), ("http", "http"): return nil
+        case ("https", "http"): return "down from https to http"
+        default: return "to a URL that is not http(s)"
+        }
+    }
+}
+
 /// One request's state: the response as it arrives, and the continuation
-/// that is resumed exactly once, by completion or by cancellation.
+/// that is resumed exactly once, by completion, failure or cancellation.
 private final class Exchange: Sendable {
     private struct State {
         var continuation: CheckedContinuation<HTTPResponse, any Error>?
@@ -88,6 +163,7 @@ private final class Exchange: Sendable {
         var status = 0
         var headers: [String: String] = [:]
         var body = Data()
+        var redirects = 0
     }
 
     let url: URL
@@ -117,8 +193,25 @@ private final class Exchange: Sendable {
         }
     }
 
-    func append(_ data: Data) {
-        state.withLock { $0.body.append(data) }
+    /// Appends `data` unless the body would then pass `limit`.
+    func append(_ data: Data, limit: Int) -> Bool {
+        state.withLock { state in
+            guard state.body.count + data.count <= limit else { return false }
+            state.body.append(data)
+            return true
+        }
+    }
+
+    /// Counts a redirect and returns how many there have been.
+    func countRedirect() -> Int {
+        state.withLock { state in
+            state.redirects += 1
+            return state.redirects
+        }
+    }
+
+    func tooLarge(limit: Int) -> TransportError {
+        TransportError(.tooLarge(limit: limit), url: url, detail: "the response is larger than \(ByteCount.describe(limit))")
     }
 
     func complete() {
@@ -153,9 +246,13 @@ extension TransportError {
         case .cannotFindHost, .dnsLookupFailed:
             self.init(.unknownHost, url: url, detail: "unknown host")
         case .timedOut:
-            self.init(.timedOut, url: url, detail: "timed out")
-        case .networkConnectionLost, .notConnectedToInternet:
-            self.init(.connectionLost, url: url, detail: "the connection was lost")
+            self.init(.timedOut(seconds: 0), url: url, detail: "timed out")
+        // A reset, an empty reply, or a body cut short (curl's "transfer
+        // closed with N bytes remaining", which arrives as code -1).
+        case .networkConnectionLost, .badServerResponse, .unknown:
+            self.init(.connectionLost, url: url, detail: "the connection dropped (\(urlError.localizedDescription))")
+        case .notConnectedToInternet:
+            self.init(.connectionRefused, url: url, detail: "not connected to a network")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             self.init(.insecureConnection, url: url, detail: "the TLS connection failed (\(urlError.localizedDescription))")

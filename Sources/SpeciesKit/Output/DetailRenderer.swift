@@ -1,28 +1,31 @@
 /// The detail text of `species show`, byte for byte as the iOS tutorial's
-/// detail screen built it (spec: `detail-view.md`).
+/// detail screen built it (spec: `detail-view.md`). Control characters in the
+/// server's values are escaped (`TerminalText`); the format's own tabs and
+/// newlines are not.
 public enum DetailRenderer {
     /// The title line, a blank line, the description and a final newline.
     public static func render(_ species: StarWarsSpecies) -> String {
-        "\(species.name ?? "")\n\n\(description(of: species))\n"
+        "\(TerminalText.escape(species.name ?? ""))\n\n\(description(of: species))\n"
     }
 
     public static func description(of species: StarWarsSpecies) -> String {
+        let safe = TerminalText.escape
         var text = ""
-        if let name = species.name {
-            if let language = species.language {
+        if let name = species.name.map(safe) {
+            if let language = species.language.map(safe) {
                 text += "Members of the \(name) species speak \(language). "
             }
             if let height = species.averageHeight {
                 text += "The \(name) can be identified by their height, typically \(height)cm."
             }
             if let eyes = species.eyeColors, let skin = species.skinColors, let hair = species.hairColors {
-                text += "\n\nTypical coloring includes eyes:\n\t\(eyes.joined(separator: ", "))"
-                text += "\nhair:\n\t\(hair.joined(separator: ", "))"
-                text += "\nand skin:\n\t\(skin.joined(separator: ", "))"
+                text += "\n\nTypical coloring includes eyes:\n\t\(safe(eyes.joined(separator: ", ")))"
+                text += "\nhair:\n\t\(safe(hair.joined(separator: ", ")))"
+                text += "\nand skin:\n\t\(safe(skin.joined(separator: ", ")))"
             }
         }
         if let lifespan = species.averageLifespan {
-            text += "\n\nTheir average lifespan is \(lifespan)"
+            text += "\n\nTheir average lifespan is \(safe(lifespan))"
             if Int(lifespan) != nil {
                 text += " years"
             }

@@ -23,11 +23,12 @@ public enum SpeciesTable {
     ]
 
     /// A header row and one row per species, columns two spaces apart, with
-    /// no trailing spaces; nothing at all for no species.
+    /// no trailing spaces; nothing at all for no species. Control characters
+    /// in the server's values are escaped (`TerminalText`).
     public static func render(_ species: [StarWarsSpecies], columns: [Column] = columns) -> String {
         guard !species.isEmpty else { return "" }
         let rows = [columns.map(\.header)] + species.map { item in
-            columns.map { $0.value(item) ?? missing }
+            columns.map { $0.value(item).map(TerminalText.escape) ?? missing }
         }
         let widths = columns.indices.map { index in
             rows.map { $0[index].count }.max() ?? 0

@@ -1,14 +1,18 @@
-import Foundation
 import Synchronization
 
-/// Where warnings and hints go: stderr in the tool, a recorder in tests.
-/// Nothing sent here ever reaches stdout.
+/// Where messages go: stderr in the tool, a recorder in tests. Nothing sent
+/// here ever reaches stdout.
 public protocol Diagnostics: Sendable {
+    /// Something was wrong, but the command goes on: a `warning:` line.
     func warning(_ message: String)
-    func hint(_ message: String)
+    /// Information: where a page stands among the others, a retry.
+    func note(_ message: String)
+    /// Why the command failed: its one `error:` line.
+    func error(_ message: String)
 }
 
-/// Writes `warning: ...` lines and hints to stderr, each distinct warning once.
+/// Writes messages to stderr, one line each, with control characters from
+/// the server escaped; each distinct warning is written once.
 public final class StandardErrorDiagnostics: Diagnostics {
     private let warned = Mutex<Set<String>>([])
 
@@ -16,10 +20,18 @@ public final class StandardErrorDiagnostics: Diagnostics {
 
     public func warning(_ message: String) {
         guard warned.withLock({ $0.insert(message).inserted }) else { return }
-        StandardError.write("warning: \(message)\n")
+        write("warning: " + message)
     }
 
-    public func hint(_ message: String) {
-        StandardError.write(message + "\n")
+    public func note(_ message: String) {
+        write(message)
+    }
+
+    public func error(_ message: String) {
+        write("error: " + message)
+    }
+
+    private func write(_ line: String) {
+        StandardError.write(TerminalText.escape(line) + "\n")
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Retries what may succeed a moment later: HTTP 429, 500, 502, 503 and 504,
+/// and dropped connections. Waits grow exponentially with jitter, or follow
+/// the server's `Retry-After` when it asks for at most `maxRetryAfter`
+/// seconds; a longer `Retry-After` fails at once. Each retry is announced.
+/// Timeouts and other 4xx are not retried.
+public struct RetryingTransport: HTTPTransport {
+    public struct Policy: Sendable {
+        public var retries: Int
+        public var baseDelay: Double = 0.5
+        public var maxDelay: Double = 8
+        public var maxRetryAfter: Double = 30
+
+        public init(retries: Int) {
+            self.retries = retries
+        }
+
+        /// The wait before retry `attempt` (from 0): `baseDelay` doubled each
+        /// time, at most `maxDelay`, then scaled by a factor from 0.5 to 1
+        /// (`unit` is uniform in 0..<1) so that clients do not retry in step.
+        public func backoff(attempt: Int, unit: Double) -> Double {
+            min(maxDelay, baseDelay * pow(2, Double(min(attempt, 30)))) * (0.5 + unit / 2)
+        }
+    }
+
+    public static let retriedStatuses: Set<Int> = [429, 500, 502, 503, 504]
+
+    private let base: any HTTPTransport
+    private let policy: Policy
+    private let diagnostics: any Diagnostics
+    private let sleep: @Sendable (Double) async throws -> Void
+    private let random: @Sendable () -> Double
+    private let now: @Sendable () -> Date
+
+    public init(
+        _ base: any HTTPTransport, policy: Policy, diagnostics: any Diagnostics,
+        sleep: @escaping @Sendable (Double) async throws -> Void = Pause.seconds,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.base = base
+        self.policy = policy
+        self.diagnostics = diagnostics
+        self.sleep = sleep
+        self.random = random
+        self.now = now
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var attempt = 0
+        while true {
+            let response: HTTPResponse
+            do {
+                response = try await base.send(request)
+            } catch let error as TransportError where error.kind == .connectionLost && attempt < policy.retries {
+                try await announceAndWait(attempt: attempt, seconds: nil, url: request.url, reason: error.detail)
+                attempt += 1
+                continue
+            }
+            guard Self.retriedStatuses.contains(response.status) else { return response }
+            let retryAfter = response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: now()) }
+            if let retryAfter, retryAfter > policy.maxRetryAfter {
+                throw TransportError(
+                    .throttled(status: response.status, retryAfter: retryAfter), url: request.url,
+                    detail: "it asks to wait \(RetryAfter.describe(retryAfter))")
+            }
+            guard attempt < policy.retries else { return response }
+            let reason = "it answered HTTP \(response.status) \(HTTPStatusText.reason(response.status))"
+            try await announceAndWait(attempt: attempt, seconds: retryAfter, url: request.url, reason: reason)
+            attempt += 1
+        }
+    }
+
+    private func announceAndWait(attempt: Int, seconds asked: Double?, url: URL, reason: String) async throws {
+        let seconds = asked ?? policy.backoff(attempt: attempt, unit: random())
+        let wait = String(format: "%.1f s", seconds) + (asked == nil ? "" : ", as the server asked")
+        diagnostics.note("retry \(attempt + 1) of \(policy.retries) in \(wait): \(url.absoluteString): \(reason)")
+        try await sleep(seconds)
+    }
+}
+
+/// The `Retry-After` header: a number of seconds, or an HTTP date.
+enum RetryAfter {
+    private static let httpDate: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter
+    }()
+
+    /// How long the server asks to wait from `now`; nil when unreadable.
+    static func seconds(_ value: String, now: Date) -> Double? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(text), seconds.isFinite, seconds >= 0 {
+            return seconds
+        }
+        return httpDate.date(from: text).map { max(0, $0.timeIntervalSince(now)) }
+    }
+
+    /// `25924 s` as `7 h 12 min`; shorter waits in seconds.
+    static func describe(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        if whole < 120 { return "\(whole) s" }
+        let hours = whole / 3600, minutes = whole % 3600 / 60
+        return hours == 0 ? "\(minutes) min" : "\(hours) h \(minutes) min"
+    }
+}

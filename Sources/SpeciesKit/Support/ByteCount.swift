@@ -1,0 +1,16 @@
+/// Sizes for people: `100 MiB`, `1.5 KiB`, `512 bytes`.
+enum ByteCount {
+    static func describe(_ bytes: Int) -> String {
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        guard bytes >= 1024 else { return "\(bytes) bytes" }
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        let rounded = (value * 10).rounded() / 10
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return "\(text) \(units[unit])"
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import SpeciesKit
+
+@Suite("Next links")
+struct NextLinkTests {
+    let page = URL(string: "https://swapi.dev/api/species/")!
+
+    private func resolve(_ link: String, root: String = "https://swapi.dev/api/") throws -> String {
+        try NextLink.resolve(link, of: page, root: APIRoot(root)!).absoluteString
+    }
+
+    @Test(
+        "an http link under an https root on its host is upgraded",
+        arguments: [
+            ("http://swapi.dev/api/species/?page=2", "https://swapi.dev/api/species/?page=2"),
+            ("http://swapi.dev:80/api/species/?page=2", "https://swapi.dev/api/species/?page=2"),
+            ("https://SWAPI.dev/api/species/?page=2", "https://SWAPI.dev/api/species/?page=2"),
+            ("?page=2", "https://swapi.dev/api/species/?page=2"),
+            ("https://swapi.dev:443/api/species/?page=3", "https://swapi.dev:443/api/species/?page=3"),
+        ])
+    func followed(link: String, expected: String) throws {
+        #expect(try resolve(link) == expected)
+    }
+
+    @Test(
+        "anything off the root's host, port or scheme is refused",
+        arguments: [
+            ("https://evil.example/api/species/?page=2", "leaves https://swapi.dev"),
+            ("https://swapi.dev:8443/api/species/?page=2", "leaves https://swapi.dev"),
+            ("http://swapi.dev:8080/api/species/?page=2", "leaves https://swapi.dev"),
+            ("file:///etc/passwd", "is not an http(s) URL"),
+            ("ftp://swapi.dev/api/species/", "is not an http(s) URL"),
+            ("javascript:alert(1)", "is not an http(s) URL"),
+            ("http://[oops", "is not a URL"),
+            ("http://", "leaves https://swapi.dev"),
+        ])
+    func refused(link: String, why: String) {
+        #expect(throws: SpeciesError.refused(url: page, problem: "its 'next' link '\(link)' \(why); not followed")) {
+            _ = try resolve(link)
+        }
+    }
+
+    @Test func anHTTPSLinkUnderAnHTTPRootIsNotDowngradedButRefused() throws {
+        let local = URL(string: "http://127.0.0.1:8000/api/species/")!
+        let root = APIRoot("http://127.0.0.1:8000/api/")!
+        #expect(try NextLink.resolve("http://127.0.0.1:8000/api/species/?page=2", of: local, root: root).absoluteString
+            == "http://127.0.0.1:8000/api/species/?page=2")
+        #expect(throws: SpeciesError.self) {
+            _ = try NextLink.resolve("https://127.0.0.1:8000/api/species/?page=2", of: local, root: root)
+        }
+    }
+}
+
+@Suite("Redirect policy")
+struct RedirectPolicyTests {
+    @Test(
+        arguments: [
+            ("http://swapi.dev/api/species", "http://swapi.dev/api/species/", nil),
+            ("http://swapi.dev/api/species", "https://swapi.dev/api/species/", nil),
+            ("https://swapi.dev/api/species", "https://SWAPI.DEV/api/species/", nil),
+            ("https://swapi.dev/api/species", "http://swapi.dev/api/species/", "down from https to http"),
+            ("https://swapi.dev/api/species", "https://evil.example/api/species/", "to another host"),
+            ("http://127.0.0.1:8000/api/", "http://localhost:8000/api/", "to another host"),
+        ] as [(String, String, String?)])
+    func objection(from origin: String, to target: String, expected: String?) {
+        #expect(RedirectPolicy.objection(from: URL(string: origin)!, to: URL(string: target)!) == expected)
+    }
+}
+
+@Suite("Retries")
+struct RetryTests {
+    let url = URL(string: "https://swapi.dev/api/species/")!
+    let diagnostics = RecordingDiagnostics()
+    let waits = RecordedValues<Double>()
+
+    private func status(_ code: Int, retryAfter: String? = nil) -> StubTransport.Reply {
+        .response(HTTPResponse(status: code, headers: retryAfter.map { ["Retry-After": $0] } ?? [:], body: Data("{}".utf8)))
+    }
+
+    private func retrying(_ script: ScriptedTransport, retries: Int = 3) -> RetryingTransport {
+        RetryingTransport(
+            script, policy: .init(retries: retries), diagnostics: diagnostics,
+            sleep: { [waits] seconds in waits.append(seconds) },
+            random: { 0.5 }, now: { Date(timeIntervalSince1970: 1_000_000) })
+    }
+
+    @Test(arguments: [429, 500, 502, 503, 504])
+    func retriedStatusesAreRetriedWithGrowingWaits(code: Int) async throws {
+        let script = ScriptedTransport([status(code), status(code), status(200)])
+        let response = try await retrying(script).send(HTTPRequest(url: url))
+        #expect(response.status == 200)
+        #expect(script.requests.count == 3)
+        #expect(waits.all == [0.375, 0.75])
+        #expect(diagnostics.notes.count == 2)
+        #expect(diagnostics.notes.first?.hasPrefix("retry 1 of 3 in 0.4 s: https://swapi.dev/api/species/: it answered HTTP \(code) ") == true)
+    }
+
+    @Test(arguments: [400, 401, 403, 404, 410, 418])
+    func otherClientErrorsAreNotRetried(code: Int) async throws {
+        let script = ScriptedTransport([status(code), status(200)])
+        #expect(try await retrying(script).send(HTTPRequest(url: url)).status == code)
+        #expect(script.requests.count == 1)
+        #expect(diagnostics.notes.isEmpty)
+    }
+
+    @Test func retriesRunOutWithTheLastResponse() async throws {
+        let script = ScriptedTransport([status(503), status(503), status(503)])
+        #expect(try await retrying(script, retries: 2).send(HTTPRequest(url: url)).status == 503)
+        #expect(script.requests.count == 3)
+    }
+
+    @Test func noRetriesMeansOneRequest() async throws {
+        let script = ScriptedTransport([status(503), status(200)])
+        #expect(try await retrying(script, retries: 0).send(HTTPRequest(url: url)).status == 503)
+        #expect(script.requests.count == 1)
+    }
+
+    @Test(
+        "Retry-After in seconds or as an HTTP date is waited exactly",
+        arguments: [("2", 2.0), ("0", 0.0), ("Mon, 12 Jan 1970 13:46:50 GMT", 10.0), ("30", 30.0)])
+    func retryAfterIsHonoured(value: String, seconds: Double) async throws {
+        let script = ScriptedTransport([status(429, retryAfter: value), status(200)])
+        #expect(try await retrying(script).send(HTTPRequest(url: url)).status == 200)
+        #expect(waits.all == [seconds])
+        #expect(diagnostics.notes.first?.contains(", as the server asked:") == true)
+    }
+
+    @Test func anUnreadableRetryAfterFallsBackToBackoff() async throws {
+        let script = ScriptedTransport([status(503, retryAfter: "soon"), status(200)])
+        _ = try await retrying(script).send(HTTPRequest(url: url))
+        #expect(waits.all == [0.375])
+    }
+
+    @Test func aRetryAfterLongerThan30SecondsFailsAtOnce() async throws {
+        let script = ScriptedTransport([status(429, retryAfter: "25924")])
+        await #expect(throws: TransportError(.throttled(status: 429, retryAfter: 25924), url: url, detail: "it asks to wait 7 h 12 min")) {
+            _ = try await retrying(script).send(HTTPRequest(url: url))
+        }
+        #expect(waits.all.isEmpty)
+    }
+
+    @Test func aDroppedConnectionIsRetriedButATimeoutIsNot() async throws {
+        let dropped = ScriptedTransport([.failure(.connectionLost), status(200)])
+        #expect(try await retrying(dropped).send(HTTPRequest(url: url)).status == 200)
+        #expect(dropped.requests.count == 2)
+
+        let timedOut = ScriptedTransport([.failure(.timedOut(seconds: 1)), status(200)])
+        await #expect(throws: TransportError.self) { _ = try await retrying(timedOut).send(HTTPRequest(url: url)) }
+        #expect(timedOut.requests.count == 1)
+
+        let refused = ScriptedTransport([.failure(.connectionRefused), status(200)])
+        await #expect(throws: TransportError.self) { _ = try await retrying(refused).send(HTTPRequest(url: url)) }
+        #expect(refused.requests.count == 1)
+    }
+
+    @Test func backoffDoublesUpToACapWithJitter() {
+        let policy = RetryingTransport.Policy(retries: 3)
+        #expect(policy.backoff(attempt: 0, unit: 0) == 0.25)
+        #expect(policy.backoff(attempt: 0, unit: 1) == 0.5)
+        #expect(policy.backoff(attempt: 1, unit: 0) == 0.5)
+        #expect(policy.backoff(attempt: 2, unit: 1) == 2)
+        #expect(policy.backoff(attempt: 10, unit: 1) == 8)
+        #expect(policy.backoff(attempt: 1000, unit: 0) == 4)
+    }
+
+    @Test(arguments: [(0.0, "0 s"), (25.0, "25 s"), (119, "119 s"), (119.5, "2 min"), (600, "10 min"), (25924, "7 h 12 min")])
+    func waitsAreDescribedForPeople(seconds: Double, text: String) {
+        #expect(RetryAfter.describe(seconds) == text)
+    }
+}
+
+@Suite("Deadline")
+struct DeadlineTests {
+    let url = URL(string: "https://swapi.dev/api/species/")!
+
+    @Test func aRequestThatOutlivesTheDeadlineTimesOut() async {
+        let silent = FunctionTransport { _ in
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+            return HTTPResponse(status: 200, body: Data())
+        }
+        let start = Date()
+        await #expect(throws: TransportError(.timedOut(seconds: 0.2), url: url, detail: "no complete answer within 0.2 s (--timeout)")) {
+            _ = try await DeadlineTransport(silent, seconds: 0.2).send(HTTPRequest(url: url))
+        }
+        #expect(Date().timeIntervalSince(start) < 5, "the slow request was cancelled, not awaited")
+    }
+
+    @Test func aPromptAnswerPassesThrough() async throws {
+        let prompt = FunctionTransport { _ in HTTPResponse(status: 200, body: Data("{}".utf8)) }
+        #expect(try await DeadlineTransport(prompt, seconds: 10).send(HTTPRequest(url: url)).status == 200)
+    }
+
+    @Test func aFailureIsNotTurnedIntoATimeout() async {
+        let refused = ScriptedTransport([.failure(.connectionRefused)])
+        await #expect(throws: TransportError(.connectionRefused, url: url, detail: "scripted connectionRefused")) {
+            _ = try await DeadlineTransport(refused, seconds: 10).send(HTTPRequest(url: url))
+        }
+    }
+}
+
+@Suite("Pagination limits")
+struct PaginationLimitTests {
+    let diagnostics = RecordingDiagnostics()
+
+    private func page(next: String?, count: Int = 1, name: String = "Endless") -> HTTPResponse {
+        let next = next.map { "\"\($0)\"" } ?? "null"
+        let body = #"{"count":\#(count),"next":\#(next),"previous":null,"results":[{"name":"\#(name)"}]}"#
+        return HTTPResponse(status: 200, body: Data(body.utf8))
+    }
+
+    @Test func aServerThatNeverEndsIsStoppedAfter500Pages() async throws {
+        let endless = FunctionTransport { request in
+            let number = Int(request.url.query?.split(separator: "=").last ?? "1") ?? 1
+            return page(next: "https://swapi.dev/api/species/?page=\(number + 1)")
+        }
+        let client = SpeciesClient(root: .swapi, transport: endless, diagnostics: diagnostics)
+        var pages = 0
+        let error = await speciesError { try await client.forEachPage(from: APIRoot.swapi.speciesURL()) { _ in pages += 1 } }
+        #expect(pages == 500)
+        #expect(error == .refused(url: URL(string: "https://swapi.dev/api/species/?page=501")!, problem: "more than 500 pages; stopped here"))
+        #expect(error?.exitCode == 65)
+    }
+
+    @Test func aNextLinkThatAnswers404IsTheLinksFault() async throws {
+        let transport = StubTransport([
+            "https://swapi.dev/api/species/": .response(page(next: "https://swapi.dev/api/species/?page=7"))
+        ])
+        let client = SpeciesClient(root: .swapi, transport: transport, diagnostics: diagnostics)
+        let error = await speciesError { _ = try await client.allSpecies(from: APIRoot.swapi.speciesURL()) }
+        #expect(
+            error == .invalidResponse(
+                url: URL(string: "https://swapi.dev/api/species/")!,
+                problem: "its 'next' link https://swapi.dev/api/species/?page=7 answered 404 Not Found"))
+        #expect(error?.exitCode == 65)
+    }
+
+    @Test func aCountThatDisagreesIsWarnedAbout() async throws {
+        let transport = StubTransport(["https://swapi.dev/api/species/": .response(page(next: nil, count: 5))])
+        let client = SpeciesClient(root: .swapi, transport: transport, diagnostics: diagnostics)
+        #expect(try await client.allSpecies(from: APIRoot.swapi.speciesURL()).count == 1)
+        #expect(diagnostics.warnings == ["the API counted 5 species but sent 1, from https://swapi.dev/api/species/"])
+    }
+
+    @Test(
+        arguments: [
+            (TransportError.Kind.tooLarge(limit: 1024), 65), (.redirectRefused(location: "https://evil.example/"), 65),
+            (.throttled(status: 429, retryAfter: 60), 69), (.timedOut(seconds: 1), 69), (.connectionRefused, 69),
+            (.connectionLost, 69), (.unknownHost, 69),
+        ] as [(TransportError.Kind, Int32)])
+    func transportFailuresHaveTheirExitStatus(kind: TransportError.Kind, status: Int32) async {
+        let url = APIRoot.swapi.speciesURL()
+        let client = SpeciesClient(root: .swapi, transport: StubTransport([url.absoluteString: .failure(kind)]), diagnostics: diagnostics)
+        let error = await speciesError { _ = try await client.page(at: url) }
+        #expect(error?.exitCode == status)
+    }
+}
+
+@Suite("Terminal safety")
+struct TerminalTextTests {
+    @Test(
+        arguments: [
+            ("Wookie", "Wookie"), ("\u{1B}[31mRed", #"\u{1B}[31mRed"#), ("bell\u{07}", #"bell\u{7}"#),
+            ("csi\u{9B}2J", #"csi\u{9B}2J"#), ("del\u{7F}", #"del\u{7F}"#), ("tab\tnew\nline", #"tab\u{9}new\u{A}line"#),
+            ("Pau'an é 🐻", "Pau'an é 🐻"),
+        ])
+    func controlsAreEscaped(text: String, shown: String) {
+        #expect(TerminalText.escape(text) == shown)
+    }
+
+    @Test func theDetailTextEscapesValuesButKeepsItsOwnLayout() {
+        let species = StarWarsSpecies(
+            name: "\u{1B}[2JRed", averageHeight: 1, skinColors: ["a\u{07}"], hairColors: ["b"], eyeColors: ["c"],
+            averageLifespan: "9\u{1B}", language: "x\ty")
+        #expect(
+            DetailRenderer.render(species) == #"""
+                \u{1B}[2JRed
+
+                Members of the \u{1B}[2JRed species speak x\u{9}y. The \u{1B}[2JRed can be identified by their height, typically 1cm.
+
+                Typical coloring includes eyes:
+                	c
+                hair:
+                	b
+                and skin:
+                	a\u{7}
+
+                Their average lifespan is 9\u{1B}.
+
+                """#)
+    }
+
+    @Test func tableCellsAreEscaped() {
+        let table = SpeciesTable.render([StarWarsSpecies(name: "\u{1B}[31mRed")])
+        #expect(table.contains(#"\u{1B}[31mRed"#))
+        #expect(!table.unicodeScalars.contains("\u{1B}"))
+    }
+
+    @Test(arguments: [(512, "512 bytes"), (1024, "1 KiB"), (1536, "1.5 KiB"), (104_857_600, "100 MiB"), (1_073_741_824, "1 GiB")])
+    func byteCounts(bytes: Int, text: String) {
+        #expect(ByteCount.describe(bytes) == text)
+    }
+}
