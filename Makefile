@@ -18,13 +18,24 @@ test:
 
 # Quiet, so that `make -s run ARGS="... --json" | jq` sees only species' output.
 run:
-	@$(SWIFT) build --quiet --product species
+	@$(SWIFT) build --quiet
 	@"$$($(SWIFT) build --show-bin-path)/species" $(ARGS)
 
+# species, and its HTTP helper species-http in libexec/species/. The Swift
+# runtime is linked statically (a faster start) when the linker finds
+# libcurl.so, which Debian's libcurl4-openssl-dev provides; without it a link
+# to the installed libcurl.so.4 in .build/link does; failing both, the build
+# falls back to the dynamic runtime.
+CURL_LINK := $(CURDIR)/.build/link
 install:
-	$(SWIFT) build -c release --product species
-	install -d "$(DESTDIR)$(PREFIX)/bin"
+	@mkdir -p "$(CURL_LINK)"
+	@curl4=$$(/sbin/ldconfig -p 2>/dev/null | awk '/libcurl\.so\.4 .*x86-64|libcurl\.so\.4 / {print $$NF; exit}'); \
+	  if [ -n "$$curl4" ]; then ln -sf "$$curl4" "$(CURL_LINK)/libcurl.so"; fi
+	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -L"$(CURL_LINK)" \
+	  || { echo "make: the static build failed; building with the dynamic Swift runtime" >&2; $(SWIFT) build -c release; }
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/libexec/species"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/species" "$(DESTDIR)$(PREFIX)/bin/species"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/species-http" "$(DESTDIR)$(PREFIX)/libexec/species/species-http"
 
 clean:
 	rm -rf .build

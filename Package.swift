@@ -6,15 +6,21 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "species", targets: ["species"]),
+        .executable(name: "species-http", targets: ["species-http"]),
         .library(name: "SpeciesKit", targets: ["SpeciesKit"]),
+        .library(name: "SpeciesHTTP", targets: ["SpeciesHTTP"]),
     ],
     targets: [
         .target(name: "SpeciesKit"),
+        // URLSession, kept out of SpeciesKit so that species starts without
+        // loading FoundationNetworking and libcurl (see HelperTransport).
+        .target(name: "SpeciesHTTP", dependencies: ["SpeciesKit"]),
         .executableTarget(name: "species", dependencies: ["SpeciesKit"]),
+        .executableTarget(name: "species-http", dependencies: ["SpeciesHTTP"]),
         .target(name: "TestSupport", dependencies: ["SpeciesKit"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeciesKitTests", dependencies: ["SpeciesKit", "TestSupport"]),
         // Depends on the executable so that `swift test` builds the binary the
         // end-to-end tests run, and so the argument parser can be unit-tested.
-        .testTarget(name: "SpeciesCLITests", dependencies: ["species", "SpeciesKit", "TestSupport"]),
+        .testTarget(name: "SpeciesCLITests", dependencies: ["species", "species-http", "SpeciesKit", "TestSupport"]),
     ]
 )

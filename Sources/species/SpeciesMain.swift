@@ -30,7 +30,7 @@ enum SpeciesMain {
             output.write(text)
             return 0
         case .version:
-            output.write("species \(SpeciesKit.version)\n")
+            output.write("species \(SpeciesRelease.version)\n")
             return 0
         case .list(let command, let settings):
             return await run(command.run, settings, output)
@@ -43,7 +43,9 @@ enum SpeciesMain {
         _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, _ output: StandardOutput
     ) async -> Int32 {
         let diagnostics = StandardErrorDiagnostics()
-        let client = SpeciesClient.live(root: settings.root, settings: settings.connection, diagnostics: diagnostics)
+        let helper = HelperTransport.locateHelper(environment: ProcessInfo.processInfo.environment)
+        let client = SpeciesClient.live(
+            root: settings.root, settings: settings.connection, helper: helper, diagnostics: diagnostics)
         return await CommandRunner.run(command, in: CommandContext(client: client, output: output, diagnostics: diagnostics))
     }
 }

@@ -118,6 +118,7 @@ public struct SpeciesClient: Sendable {
 public struct ConnectionSettings: Sendable, Equatable {
     public static let defaultTimeout = 15.0
     public static let defaultRetries = 3
+    public static let defaultMaxResponseSize = 100 * 1024 * 1024
 
     /// Bound on each request, first byte to last, in seconds.
     public var timeout: Double
@@ -127,7 +128,7 @@ public struct ConnectionSettings: Sendable, Equatable {
 
     public init(
         timeout: Double = defaultTimeout, retries: Int = defaultRetries,
-        maxResponseSize: Int = URLSessionTransport.defaultMaxResponseSize
+        maxResponseSize: Int = defaultMaxResponseSize
     ) {
         self.timeout = timeout
         self.retries = retries
@@ -136,12 +137,15 @@ public struct ConnectionSettings: Sendable, Equatable {
 }
 
 extension SpeciesClient {
-    /// The client of the tool: URLSession, each request bounded by the
-    /// timeout, retried as `RetryingTransport` says.
-    public static func live(root: APIRoot, settings: ConnectionSettings, diagnostics: any Diagnostics) -> SpeciesClient {
-        let session = URLSessionTransport(maxResponseSize: settings.maxResponseSize, idleTimeout: settings.timeout)
+    /// The client of the tool: URLSession in the HTTP helper, each request
+    /// bounded by the timeout and retried as `RetryingTransport` says.
+    public static func live(
+        root: APIRoot, settings: ConnectionSettings, helper: URL, diagnostics: any Diagnostics
+    ) -> SpeciesClient {
+        let network = HelperTransport(
+            .init(executable: helper, maxResponseSize: settings.maxResponseSize, idleTimeout: settings.timeout))
         let transport = RetryingTransport(
-            DeadlineTransport(session, seconds: settings.timeout),
+            DeadlineTransport(network, seconds: settings.timeout),
             policy: .init(retries: settings.retries), diagnostics: diagnostics)
         return SpeciesClient(root: root, transport: transport, diagnostics: diagnostics)
     }

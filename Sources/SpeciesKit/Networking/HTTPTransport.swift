@@ -1,7 +1,7 @@
 import Foundation
 
 /// A GET request: all this client ever sends.
-public struct HTTPRequest: Sendable, Equatable {
+public struct HTTPRequest: Sendable, Equatable, Codable {
     public var url: URL
     public var headers: [String: String]
 
@@ -36,8 +36,8 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// Why no usable HTTP response arrived.
-public struct TransportError: Error, Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+public struct TransportError: Error, Sendable, Equatable, Codable {
+    public enum Kind: Sendable, Equatable, Codable {
         case connectionRefused
         case unknownHost
         /// No complete answer before the deadline.

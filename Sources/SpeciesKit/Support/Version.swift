@@ -1,3 +1,3 @@
-public enum SpeciesKit {
+public enum SpeciesRelease {
     public static let version = "0.1.0"
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SpeciesKit
 import Synchronization
 
 /// `HTTPTransport` over URLSession. Each request runs as a data task whose
@@ -9,8 +10,6 @@ import Synchronization
 /// delegate sees a task's bytes and redirects), which caps the body's size
 /// as it arrives and follows redirects only within the same host.
 public final class URLSessionTransport: HTTPTransport {
-    public static let defaultMaxResponseSize = 100 * 1024 * 1024
-
     private let session: URLSession
     private let delegate: SessionDelegate
 
@@ -20,8 +19,8 @@ public final class URLSessionTransport: HTTPTransport {
     ///     idle time, in whole seconds, so the total deadline of each request
     ///     is `DeadlineTransport`'s job.
     public init(
-        maxResponseSize: Int = defaultMaxResponseSize, idleTimeout: Double = 15,
-        userAgent: String = "species/\(SpeciesKit.version)"
+        maxResponseSize: Int = ConnectionSettings.defaultMaxResponseSize, idleTimeout: Double = 15,
+        userAgent: String = "species/\(SpeciesRelease.version)"
     ) {
         let configuration = URLSessionConfiguration.ephemeral
         // A session with a URL cache creates ~/.cache/org.swift.foundation.URLCache.
@@ -134,22 +133,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             exchange.finish(.failure(TransportError(error, url: exchange.url)))
         } else {
             exchange.complete()
-        }
-    }
-}
-
-/// Which redirects are followed: within the same host, and never from https
-/// down to http.
-enum RedirectPolicy {
-    /// Why the redirect from `origin` to `target` is not followed; nil when it is.
-    static func objection(from origin: URL, to target: URL) -> String? {
-        guard let host = origin.host?.lowercased(), target.host?.lowercased() == host else {
-            return "to another host"
-        }
-        switch (origin.scheme?.lowercased(), target.scheme?.lowercased()) {
-        case (_, "https"), ("http", "http"): return nil
-        case ("https", "http"): return "down from https to http"
-        default: return "to a URL that is not http(s)"
         }
     }
 }
