@@ -14,8 +14,11 @@ enum Commands {
     static let maxResponseSize = OptionDefinition(
         "--max-response-size", value: "bytes", help: "Refuse larger responses (default: 104857600, 100 MiB).")
 
+    static let serial = OptionDefinition(
+        "--serial", help: "Follow next links one page at a time, instead of fetching pages 2 to N at once.")
+
     /// Accepted before or after the subcommand.
-    static let global = [baseURL, timeout, retries, maxResponseSize, version]
+    static let global = [baseURL, timeout, retries, maxResponseSize, serial, version]
 
     static let page = OptionDefinition("--page", value: "n", help: "Print page <n>; SWAPI pages hold 10 species (default: 1).")
     static let allPages = OptionDefinition("--all-pages", help: "Follow the API's next links and print every species.")

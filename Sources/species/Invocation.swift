@@ -110,6 +110,7 @@ extension Invocation {
         }) {
             settings.connection.maxResponseSize = size
         }
+        settings.connection.serial = parsed.has(Commands.serial)
         return settings
     }
 

@@ -6,15 +6,24 @@ import Foundation
 public struct SpeciesClient: Sendable {
     /// More pages than this is taken for a server that never ends.
     public static let maxPages = 500
+    /// Pages fetched at once, as many as URLSession's connections to a host.
+    public static let defaultPageConcurrency = 6
 
     public let root: APIRoot
     private let transport: any HTTPTransport
     private let diagnostics: any Diagnostics
+    private let pageConcurrency: Int
 
-    public init(root: APIRoot, transport: any HTTPTransport, diagnostics: any Diagnostics) {
+    /// - Parameter pageConcurrency: pages fetched at once when page 1 shows
+    ///   the `?page=N` pattern; 1 follows `next` one page at a time.
+    public init(
+        root: APIRoot, transport: any HTTPTransport, diagnostics: any Diagnostics,
+        pageConcurrency: Int = defaultPageConcurrency
+    ) {
         self.root = root
         self.transport = transport
         self.diagnostics = diagnostics
+        self.pageConcurrency = max(1, pageConcurrency)
     }
 
     public func page(at url: URL) async throws -> SpeciesPage {
@@ -33,33 +42,98 @@ public struct SpeciesClient: Sendable {
     }
 
     /// Fetches the page at `first`, then each page its `next` link names,
-    /// until `next` is null, handing each page over in API order. A link off
-    /// the API's host, a loop, or more than `maxPages` pages end it with exit
+    /// until `next` is null, handing each page over in API order. When page 1
+    /// links to `...?page=2`, pages 2 to N are fetched at once (`PagePlan`),
+    /// each checked against its neighbours' links; where the chain differs
+    /// from the plan, the rest is followed one page at a time. A link off the
+    /// API's host, a loop, or more than `maxPages` pages end it with exit
     /// status 65; so does a `next` link that answers 404.
     public func forEachPage(from first: URL, _ body: (SpeciesPage) async throws -> Void) async throws {
-        var url = first
-        var page = try await self.page(at: first)
-        var visited: Set<String> = [first.absoluteString]
-        let counted = page.previous == nil ? page.count : nil
-        var received = 0
-        while true {
-            received += page.results.count
-            try await body(page)
-            guard let next = page.next else { break }
-            let nextURL = try NextLink.resolve(next, of: url, root: root)
-            guard visited.insert(nextURL.absoluteString).inserted else {
+        var walk = PageWalk(url: first, page: try await page(at: first))
+        let counted = walk.page.previous == nil ? walk.page.count : nil
+        try await walk.deliver(to: body)
+        if pageConcurrency > 1, let next = walk.page.next,
+            let plan = PagePlan(first: walk.page, next: try NextLink.resolve(next, of: first, root: root), maxPages: Self.maxPages)
+        {
+            walk = try await fetchConcurrently(plan, after: walk, body)
+        }
+        while let next = walk.page.next {
+            let nextURL = try NextLink.resolve(next, of: walk.url, root: root)
+            guard walk.visited.insert(nextURL.absoluteString).inserted else {
                 throw SpeciesError.refused(
-                    url: url, problem: "its 'next' link leads back to \(nextURL.absoluteString), a page already read: a loop")
+                    url: walk.url, problem: "its 'next' link leads back to \(nextURL.absoluteString), a page already read: a loop")
             }
-            guard visited.count <= Self.maxPages else {
+            guard walk.visited.count <= Self.maxPages else {
                 throw SpeciesError.refused(url: nextURL, problem: "more than \(Self.maxPages) pages; stopped here")
             }
-            page = try await self.page(at: nextURL, linkedFrom: url)
-            url = nextURL
+            walk.advance(to: nextURL, page: try await page(at: nextURL, linkedFrom: walk.url))
+            try await walk.deliver(to: body)
         }
-        if let counted, counted != received {
-            diagnostics.warning("the API counted \(counted) species but sent \(received), from \(first.absoluteString)")
+        if let counted, counted != walk.received {
+            diagnostics.warning("the API counted \(counted) species but sent \(walk.received), from \(first.absoluteString)")
         }
+    }
+
+    /// Pages 2 to N of `plan`, at most `pageConcurrency` in flight, handed
+    /// over in order as soon as the pages before them are. Each is handed
+    /// over only if the page before links to it; it stops where a `next` or
+    /// `previous` link is not the plan's, and returns the walk as it stands
+    /// at the last page handed over.
+    private func fetchConcurrently(
+        _ plan: PagePlan, after start: PageWalk, _ body: (SpeciesPage) async throws -> Void
+    ) async throws -> PageWalk {
+        try await withThrowingTaskGroup(of: PageFetch.self, returning: PageWalk.self) { group in
+            defer { group.cancelAll() }
+            var walk = start
+            var arrived: [Int: Result<SpeciesPage, any Error>] = [:]
+            var nextToStart = 2
+            var inFlight = 0
+            for number in 2...plan.lastPage {
+                guard let url = plan.url(page: number), links(walk.page.next, from: walk.url, to: url) else { break }
+                while arrived[number] == nil {
+                    while inFlight < pageConcurrency, nextToStart <= plan.lastPage {
+                        addFetch(of: nextToStart, in: plan, to: &group)
+                        nextToStart += 1
+                        inFlight += 1
+                    }
+                    guard let done = try await group.next() else { break }
+                    arrived[done.number] = done.result
+                    inFlight -= 1
+                }
+                guard let result = arrived.removeValue(forKey: number) else { break }
+                walk.advance(to: url, page: try result.get())
+                walk.visited.insert(url.absoluteString)
+                try await walk.deliver(to: body)
+                guard let previous = plan.url(page: number - 1), links(walk.page.previous, from: url, to: previous) else {
+                    break
+                }
+            }
+            return walk
+        }
+    }
+
+    /// A struct, not a tuple: Swift 6.3.1 at -O returns a child task's
+    /// `(Int, Result<SpeciesPage, any Error>)` with a wrong Int.
+    private struct PageFetch: Sendable {
+        let number: Int
+        let result: Result<SpeciesPage, any Error>
+    }
+
+    private func addFetch(of number: Int, in plan: PagePlan, to group: inout ThrowingTaskGroup<PageFetch, any Error>) {
+        guard let url = plan.url(page: number), let previous = plan.url(page: number - 1) else { return }
+        group.addTask {
+            do {
+                return PageFetch(number: number, result: .success(try await page(at: url, linkedFrom: previous)))
+            } catch {
+                return PageFetch(number: number, result: .failure(error))
+            }
+        }
+    }
+
+    /// Whether `link`, found on the page at `page`, leads to `target`.
+    private func links(_ link: String?, from page: URL, to target: URL) -> Bool {
+        guard let link, let url = try? NextLink.resolve(link, of: page, root: root) else { return false }
+        return url.absoluteString == target.absoluteString
     }
 
     /// Every species of every page from `first` on, in API order.
@@ -114,6 +188,31 @@ public struct SpeciesClient: Sendable {
     }
 }
 
+/// Where a walk through the pages stands: the last page handed over, the
+/// URLs read, and the species received.
+private struct PageWalk {
+    var url: URL
+    var page: SpeciesPage
+    var visited: Set<String>
+    var received = 0
+
+    init(url: URL, page: SpeciesPage) {
+        self.url = url
+        self.page = page
+        self.visited = [url.absoluteString]
+    }
+
+    mutating func advance(to url: URL, page: SpeciesPage) {
+        self.url = url
+        self.page = page
+    }
+
+    mutating func deliver(to body: (SpeciesPage) async throws -> Void) async throws {
+        received += page.results.count
+        try await body(page)
+    }
+}
+
 /// How the client talks to the network.
 public struct ConnectionSettings: Sendable, Equatable {
     public static let defaultTimeout = 15.0
@@ -125,14 +224,17 @@ public struct ConnectionSettings: Sendable, Equatable {
     /// Retries of 429, 500, 502, 503, 504 and dropped connections.
     public var retries: Int
     public var maxResponseSize: Int
+    /// Follow `next` one page at a time, never fetching pages at once.
+    public var serial: Bool
 
     public init(
         timeout: Double = defaultTimeout, retries: Int = defaultRetries,
-        maxResponseSize: Int = defaultMaxResponseSize
+        maxResponseSize: Int = defaultMaxResponseSize, serial: Bool = false
     ) {
         self.timeout = timeout
         self.retries = retries
         self.maxResponseSize = maxResponseSize
+        self.serial = serial
     }
 }
 
@@ -147,6 +249,8 @@ extension SpeciesClient {
         let transport = RetryingTransport(
             DeadlineTransport(network, seconds: settings.timeout),
             policy: .init(retries: settings.retries), diagnostics: diagnostics)
-        return SpeciesClient(root: root, transport: transport, diagnostics: diagnostics)
+        return SpeciesClient(
+            root: root, transport: transport, diagnostics: diagnostics,
+            pageConcurrency: settings.serial ? 1 : defaultPageConcurrency)
     }
 }
