@@ -8,7 +8,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
 
-.PHONY: build test run install clean serve goldens fuzz
+.PHONY: build test run install clean serve goldens fuzz snapshot
 
 build:
 	$(SWIFT) build
@@ -50,6 +50,11 @@ fuzz:
 PORT ?= 8000
 serve:
 	python3 Tests/Tools/swapi_server.py --port $(PORT)
+
+# Writes the SWAPI snapshot built into species (Sources/SpeciesKit/Snapshot/)
+# from Fixtures/swapi; a test checks that the two match.
+snapshot:
+	python3 Tests/Tools/make_snapshot.py
 
 # Rewrites Fixtures/golden/show/ from the recorded species; review the diff.
 goldens:

@@ -17,8 +17,18 @@ enum Commands {
     static let serial = OptionDefinition(
         "--serial", help: "Follow next links one page at a time, instead of fetching pages 2 to N at once.")
 
+    static let maxAge = OptionDefinition(
+        "--max-age", value: "seconds",
+        help: "How long a cached response is used without asking the server (default: $SWAPI_MAX_AGE, else 86400).")
+    static let refresh = OptionDefinition("--refresh", help: "Revalidate cached responses with the server now.")
+    static let noCache = OptionDefinition("--no-cache", help: "Neither read nor write the cache.")
+    static let offline = OptionDefinition(
+        "--offline", help: "Never use the network: answer from the cache, else from the SWAPI snapshot built into species.")
+
     /// Accepted before or after the subcommand.
-    static let global = [baseURL, timeout, retries, maxResponseSize, serial, version]
+    static let global = [
+        baseURL, timeout, retries, maxResponseSize, serial, maxAge, refresh, noCache, offline, version,
+    ]
 
     static let page = OptionDefinition("--page", value: "n", help: "Print page <n>; SWAPI pages hold 10 species (default: 1).")
     static let allPages = OptionDefinition("--all-pages", help: "Follow the API's next links and print every species.")
@@ -44,6 +54,17 @@ enum Commands {
         ],
         options: [json, help])
 
+    static let cache = CommandDefinition(
+        path: "species cache",
+        abstract: "Show or empty the cache of responses.",
+        usage: "species cache info | clear",
+        arguments: [
+            ArgumentDefinition(
+                label: "info | clear",
+                help: "info: where the cache is, how many entries and how old; clear: remove every entry.")
+        ],
+        options: [help])
+
     static let helpCommand = CommandDefinition(
         path: "species help",
         abstract: "Show help for a subcommand.",
@@ -57,5 +78,5 @@ enum Commands {
         usage: "species <subcommand> [<options>]",
         options: global + [help])
 
-    static let subcommands = [list, show, helpCommand]
+    static let subcommands = [list, show, cache, helpCommand]
 }

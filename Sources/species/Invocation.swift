@@ -6,12 +6,14 @@ enum Invocation: Equatable {
     case version
     case list(ListCommand, GlobalSettings)
     case show(ShowCommand, GlobalSettings)
+    case cache(CacheCommand)
 }
 
 /// The global options, after the environment and the defaults.
 struct GlobalSettings: Equatable {
     var root = APIRoot.swapi
     var connection = ConnectionSettings()
+    var cache = CacheSettings(directory: nil)
 }
 
 extension Invocation {
@@ -35,6 +37,8 @@ extension Invocation {
             self = .list(try Self.listCommand(parsed), try Self.settings(parsed, environment))
         case Commands.show:
             self = .show(try Self.showCommand(parsed), try Self.settings(parsed, environment))
+        case Commands.cache:
+            self = .cache(try Self.cacheCommand(parsed, environment))
         case Commands.helpCommand:
             self = .help(try Self.helpText(asked: parsed))
         default:
@@ -89,6 +93,17 @@ extension Invocation {
         return ShowCommand(query: query, json: parsed.has(Commands.json))
     }
 
+    private static func cacheCommand(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> CacheCommand {
+        try expectArguments(parsed, atMost: 1)
+        guard let name = parsed.positionals.first else {
+            throw UsageError(message: "missing argument 'info | clear'", command: parsed.command)
+        }
+        guard let action = CacheCommand.Action(rawValue: name) else {
+            throw UsageError(message: "unknown action '\(name)': expected 'info' or 'clear'", command: parsed.command)
+        }
+        return CacheCommand(action, directory: ResponseCache.defaultDirectory(environment: environment))
+    }
+
     /// Each global option, else its environment variable, else its default.
     private static func settings(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> GlobalSettings {
         var settings = GlobalSettings()
@@ -111,6 +126,17 @@ extension Invocation {
             settings.connection.maxResponseSize = size
         }
         settings.connection.serial = parsed.has(Commands.serial)
+        try exclusive(Commands.refresh, Commands.offline, in: parsed)
+        try exclusive(Commands.refresh, Commands.noCache, in: parsed)
+        if !parsed.has(Commands.noCache) {
+            settings.cache.directory = ResponseCache.defaultDirectory(environment: environment)
+        }
+        if let maxAge = try value(of: Commands.maxAge, or: "SWAPI_MAX_AGE", parsed, environment, expected: "a number of seconds from 0 up", { text in
+            Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
+        }) {
+            settings.cache.maxAge = maxAge
+        }
+        settings.cache.mode = parsed.has(Commands.offline) ? .offline : parsed.has(Commands.refresh) ? .refresh : .normal
         return settings
     }
 

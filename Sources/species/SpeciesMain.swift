@@ -36,6 +36,14 @@ enum SpeciesMain {
             return await run(command.run, settings, output)
         case .show(let command, let settings):
             return await run(command.run, settings, output)
+        case .cache(let command):
+            do {
+                try command.run(output)
+                return 0
+            } catch {
+                StandardErrorDiagnostics().error("cannot clear the cache: \(error.localizedDescription)")
+                return 74
+            }
         }
     }
 
@@ -45,7 +53,8 @@ enum SpeciesMain {
         let diagnostics = StandardErrorDiagnostics()
         let helper = HelperTransport.locateHelper(environment: ProcessInfo.processInfo.environment)
         let client = SpeciesClient.live(
-            root: settings.root, settings: settings.connection, helper: helper, diagnostics: diagnostics)
+            root: settings.root, connection: settings.connection, cache: settings.cache, helper: helper,
+            diagnostics: diagnostics)
         return await CommandRunner.run(command, in: CommandContext(client: client, output: output, diagnostics: diagnostics))
     }
 }

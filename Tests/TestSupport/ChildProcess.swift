@@ -94,12 +94,17 @@ public enum SpeciesBinary {
     public static let url = URL(fileURLWithPath: CommandLine.arguments[0])
         .deletingLastPathComponent().appendingPathComponent("species")
 
+    /// A home for this test run alone, so that its cache starts empty; under
+    /// .build, which `make clean` empties.
+    public static let home = Fixtures.packageRoot.appendingPathComponent(".build/test-homes/\(UUID().uuidString)")
+
     /// An environment with nothing of the developer's in it: no `SWAPI_*`
-    /// variables, a home of its own, a UTF-8 locale, and no crash backtraces.
+    /// or `XDG_*` variables, a home of its own, a UTF-8 locale, and no crash
+    /// backtraces.
     public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "HOME": FileManager.default.temporaryDirectory.appendingPathComponent("species-test-home").path,
+            "HOME": home.path,
             "LANG": "C.UTF-8",
             "SWIFT_BACKTRACE": "enable=no",
         ]

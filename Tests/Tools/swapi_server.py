@@ -12,7 +12,9 @@ list of requests made in that session, so that concurrent tests can count
 their own requests. A session segment `fault=NAME` makes the server hostile
 in one way (see FAULTS), for that session only.
 
-It prints `listening on http://127.0.0.1:PORT/` once it accepts connections.
+Its 200 answers carry an ETag; a request with a matching If-None-Match gets
+304 Not Modified. It prints `listening on http://127.0.0.1:PORT/` once it
+accepts connections.
 With --exit-with-stdin (the tests pass it) it exits when its standard input
 closes, so it never outlives the process that started it.
 Python 3 standard library only.
@@ -20,6 +22,7 @@ Python 3 standard library only.
 
 import argparse
 import email.utils
+import hashlib
 import json
 import math
 import os
@@ -155,6 +158,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.drip(status, body)
         if fault == "oversized":
             return self.send_without_length(status, body)
+        if status == 200:
+            etag = '"' + hashlib.sha1(body).hexdigest()[:16] + '"'
+            if self.headers.get("If-None-Match") == etag:
+                return self.send(304, b"", {"ETag": etag})
+            return self.send(status, body, {"ETag": etag})
         self.send(status, body)
 
     def misbehave(self, fault, count, session, rest):

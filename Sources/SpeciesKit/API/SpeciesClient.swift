@@ -239,18 +239,24 @@ public struct ConnectionSettings: Sendable, Equatable {
 }
 
 extension SpeciesClient {
-    /// The client of the tool: URLSession in the HTTP helper, each request
-    /// bounded by the timeout and retried as `RetryingTransport` says.
+    /// The client of the tool: the disk cache first, then URLSession in the
+    /// HTTP helper, each request bounded by the timeout and retried as
+    /// `RetryingTransport` says. Offline, the bundled snapshot stands in for
+    /// the network.
     public static func live(
-        root: APIRoot, settings: ConnectionSettings, helper: URL, diagnostics: any Diagnostics
+        root: APIRoot, connection: ConnectionSettings, cache: CacheSettings, helper: URL, diagnostics: any Diagnostics
     ) -> SpeciesClient {
-        let network = HelperTransport(
-            .init(executable: helper, maxResponseSize: settings.maxResponseSize, idleTimeout: settings.timeout))
-        let transport = RetryingTransport(
-            DeadlineTransport(network, seconds: settings.timeout),
-            policy: .init(retries: settings.retries), diagnostics: diagnostics)
+        let network = RetryingTransport(
+            DeadlineTransport(
+                HelperTransport(.init(executable: helper, maxResponseSize: connection.maxResponseSize, idleTimeout: connection.timeout)),
+                seconds: connection.timeout),
+            policy: .init(retries: connection.retries), diagnostics: diagnostics)
+        let transport = CachingTransport(
+            network: network, cache: cache.directory.map(ResponseCache.init),
+            snapshot: cache.mode == .offline ? SnapshotTransport(root: root, diagnostics: diagnostics) : nil,
+            maxAge: cache.maxAge, mode: cache.mode, diagnostics: diagnostics)
         return SpeciesClient(
             root: root, transport: transport, diagnostics: diagnostics,
-            pageConcurrency: settings.serial ? 1 : defaultPageConcurrency)
+            pageConcurrency: connection.serial ? 1 : defaultPageConcurrency)
     }
 }

@@ -52,6 +52,8 @@ public struct TransportError: Error, Sendable, Equatable, Codable {
         case redirectRefused(location: String)
         /// The server asks to wait longer than the client is willing to.
         case throttled(status: Int, retryAfter: Double)
+        /// Not in the cache or the snapshot, and the network is off limits.
+        case offline
         case other
     }
 

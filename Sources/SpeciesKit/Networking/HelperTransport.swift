@@ -117,6 +117,11 @@ private final class HelperConnection: Sendable {
         // A crash of the helper is reported by species; a backtrace would only
         // delay it.
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        // FoundationNetworking creates ~/.cache/org.swift.foundation.URLCache/
+        // and ~/.local/share/<process>/ when it starts, whatever the session's
+        // urlCache; it goes without them where no folder can be made.
+        environment["XDG_CACHE_HOME"] = "/dev/null"
+        environment["XDG_DATA_HOME"] = "/dev/null"
         var pid: pid_t = 0
         let code = spawn(
             configuration.executable.path, arguments: configuration.arguments, environment: environment,

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The cache, the bundled snapshot and --offline, through the binary.
+@Suite("Cache and offline, end to end")
+struct CacheEndToEndTests {
+    let session = FixtureServer.newSession()
+    /// A cache folder of this test's own.
+    let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-e2e-\(UUID().uuidString)")
+
+    private func species(_ arguments: [String], base: Bool = true, environment: [String: String] = [:]) async throws -> ProcessResult {
+        let root = try await FixtureServer.shared.value.root(session: session)
+        var environment = environment
+        environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? cacheHome.path
+        return try await SpeciesBinary.run((base ? ["--base-url", root] : []) + arguments, environment: environment)
+    }
+
+    private func requests() async throws -> [String] {
+        try await FixtureServer.shared.value.requests(session: session)
+    }
+
+    @Test func aWarmCacheAnswersWithoutTheNetwork() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        let cold = try await species(["list", "--all-pages", "--json"])
+        let warm = try await species(["list", "--all-pages", "--json"])
+        #expect(cold.status == 0 && warm.status == 0)
+        #expect(warm.stdout == cold.stdout)
+        #expect(try await requests().count == 4, "the second run asked nothing")
+        let show = try await species(["show", "Wookie"])
+        let showAgain = try await species(["show", "Wookie"])
+        #expect(showAgain.stdout == (try Fixtures.text("golden/show/3.txt")))
+        #expect(show.stdout == showAgain.stdout)
+        #expect(try await requests().count == 5)
+    }
+
+    @Test func aStaleEntryIsRevalidatedWithItsETag() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        _ = try await species(["show", "3"])
+        let before = try await species(["cache", "info"], base: false)
+        let revalidated = try await species(["show", "3", "--max-age", "0"])
+        #expect(revalidated.status == 0)
+        #expect(revalidated.stdout == (try Fixtures.text("golden/show/3.txt")))
+        #expect(try await requests().count == 2)
+        let after = try await species(["cache", "info"], base: false)
+        #expect(before.stdout.contains("entries: 1, ") && after.stdout.contains("entries: 1, "))
+    }
+
+    @Test func refreshAsksEvenWhenFresh() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        _ = try await species(["show", "3"])
+        _ = try await species(["show", "3", "--refresh"])
+        #expect(try await requests().count == 2)
+    }
+
+    @Test func noCacheNeitherReadsNorWrites() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        _ = try await species(["show", "3", "--no-cache"])
+        _ = try await species(["show", "3", "--no-cache"])
+        #expect(try await requests().count == 2)
+        let info = try await species(["cache", "info"], base: false)
+        #expect(info.stdout == "directory: \(cacheHome.path)/species\nentries: 0, 0 bytes\n")
+    }
+
+    @Test func offlineWithAnEmptyCacheUsesTheBundledSnapshot() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        let root = "http://127.0.0.1:\(ClosedPort.find())/api/"
+        let result = try await SpeciesBinary.run(
+            ["--offline", "--base-url", root, "list", "--all-pages"], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == (try Fixtures.text("golden/list/all-pages.txt")))
+        #expect(result.stderr.hasPrefix("offline: answering from the SWAPI snapshot bundled with species ("))
+        let show = try await SpeciesBinary.run(["--offline", "show", "yoda's"], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        #expect(show.stdout == (try Fixtures.text("golden/show/6.txt")))
+    }
+
+    @Test func offlineReadsTheCacheFirst() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        _ = try await species(["show", "3"])
+        let offline = try await species(["show", "3", "--offline"])
+        #expect(offline.status == 0)
+        #expect(offline.stderr == "", "the cache answered, not the snapshot")
+        #expect(try await requests().count == 1)
+        let missing = try await species(["show", "https://example.com/api/species/3/", "--offline"])
+        #expect(missing.status == 69)
+        #expect(missing.stderr.hasPrefix("error: could not reach https://example.com/api/species/3/: it is not in the cache"))
+    }
+
+    @Test func cacheInfoAndClear() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        _ = try await species(["list", "--all-pages"])
+        let info = try await species(["cache", "info"], base: false)
+        let lines = info.stdout.split(separator: "\n")
+        #expect(lines.first == "directory: \(cacheHome.path)/species")
+        #expect(lines.dropFirst().first?.hasPrefix("entries: 4, ") == true)
+        #expect(lines.count == 4 && lines[2].hasPrefix("oldest: ") && lines[3].hasPrefix("newest: "))
+        let clear = try await species(["cache", "clear"], base: false)
+        #expect(clear.stdout.hasPrefix("removed 4 entries ("))
+        #expect(try await species(["cache", "info"], base: false).stdout.hasSuffix("entries: 0, 0 bytes\n"))
+    }
+
+    @Test func twoProcessesAtOnceShareTheCache() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        async let first = species(["list", "--all-pages", "--json", "--refresh"])
+        async let second = species(["list", "--all-pages", "--json", "--refresh"])
+        let results = try await [first, second]
+        #expect(results.allSatisfy { $0.status == 0 })
+        #expect(results[0].stdout == results[1].stdout)
+        let warm = try await species(["list", "--all-pages", "--json"])
+        #expect(warm.stdout == results[0].stdout)
+        let files = try FileManager.default.contentsOfDirectory(atPath: cacheHome.appendingPathComponent("species").path)
+        #expect(files.count == 4 && files.allSatisfy { $0.hasSuffix(".entry") })
+    }
+
+    @Test func aCorruptEntryIsIgnoredAndReplaced() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        _ = try await species(["show", "3"])
+        let folder = cacheHome.appendingPathComponent("species")
+        let file = try #require(try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+        try Data("species-cache 1\ngarbage".utf8).write(to: file)
+        let result = try await species(["show", "3"])
+        #expect(result.status == 0)
+        #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
+        #expect(try await requests().count == 2)
+        _ = try await species(["show", "3"])
+        #expect(try await requests().count == 2, "the entry was replaced")
+    }
+
+    @Test func urlSessionMakesNoFoldersOfItsOwn() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("species-home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let root = try await FixtureServer.shared.value.root(session: session)
+        let result = try await SpeciesBinary.run(["--base-url", root, "show", "3"], environment: ["HOME": home.path])
+        #expect(result.status == 0)
+        let made = FileManager.default.subpaths(atPath: home.path)?.filter { !$0.hasPrefix(".cache/species") } ?? []
+        #expect(made == [".cache"], "only species' own cache folder: \(made)")
+    }
+
+    @Test(arguments: [["--refresh", "--offline"], ["--refresh", "--no-cache"]])
+    func contradictoryCacheOptionsAreUsageErrors(options: [String]) async throws {
+        let result = try await SpeciesBinary.run(["list"] + options)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("error: '\(options[0])' and '\(options[1])' cannot be used together\n"))
+    }
+}
