@@ -46,15 +46,10 @@ private final class Server: Sendable {
         while true {
             let count = read(STDIN_FILENO, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            buffer.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            do {
-                while let (command, _) = try reader.next() {
-                    handle(command)
-                }
-            } catch {
-                return
-            }
+            guard count > 0,
+                let commands = try? buffer.withUnsafeBytes({ try reader.read(UnsafeRawBufferPointer(rebasing: $0[0..<count])) })
+            else { return }
+            commands.forEach { handle($0.header) }
         }
     }
 
@@ -76,24 +71,27 @@ private final class Server: Sendable {
                 reply = (.failure(TransportError(.other, url: request.url, detail: "\(error)"), id: id), Data())
             }
             fetches.withLock { _ = $0.removeValue(forKey: id) }
-            write(HelperWire.encode(reply.0, body: reply.1))
+            write(HelperWire.encode(reply.0), then: reply.1)
         }
         fetches.withLock { $0[id] = task }
     }
 
-    private func write(_ message: Data) {
+    /// Writes a reply's line and its body, together, before any other reply.
+    private func write(_ line: Data, then body: Data) {
         writing.withLock { _ in
-            message.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return }
-                var offset = 0
-                while offset < raw.count {
-                    let written = Glibc.write(STDOUT_FILENO, base + offset, raw.count - offset)
-                    if written > 0 {
-                        offset += written
-                    } else if written < 0 && errno == EINTR {
-                        continue
-                    } else {
-                        return
+            for part in [line, body] {
+                part.withUnsafeBytes { raw in
+                    guard let base = raw.baseAddress else { return }
+                    var offset = 0
+                    while offset < raw.count {
+                        let written = Glibc.write(STDOUT_FILENO, base + offset, raw.count - offset)
+                        if written > 0 {
+                            offset += written
+                        } else if written < 0 && errno == EINTR {
+                            continue
+                        } else {
+                            return
+                        }
                     }
                 }
             }

@@ -86,7 +86,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
             return completionHandler(.cancel)
         }
-        exchange.receive(response)
+        exchange.receive(response, expectedLength: Int(clamping: max(0, response.expectedContentLength)))
         completionHandler(.allow)
     }
 
@@ -164,7 +164,7 @@ private final class Exchange: Sendable {
         if let finished { continuation.resume(with: finished) }
     }
 
-    func receive(_ response: URLResponse) {
+    func receive(_ response: URLResponse, expectedLength: Int) {
         guard let http = response as? HTTPURLResponse else { return }
         var headers: [String: String] = [:]
         for case let (name as String, value as String) in http.allHeaderFields {
@@ -173,6 +173,7 @@ private final class Exchange: Sendable {
         state.withLock {
             $0.status = http.statusCode
             $0.headers = headers
+            $0.body.reserveCapacity(expectedLength)
         }
     }
 

@@ -98,6 +98,19 @@ struct ConcurrentPagesTests {
         #expect(delivered == Self.expected(20))
     }
 
+    @Test func aCountOfIntMaxNeitherOverflowsNorPlans() async throws {
+        let first = SpeciesPage(count: Int.max, next: "https://swapi.dev/api/species/?page=2", previous: nil,
+                                results: Array(repeating: StarWarsSpecies(name: "x"), count: 10))
+        #expect(PagePlan(first: first, next: URL(string: "https://swapi.dev/api/species/?page=2")!, maxPages: 500) == nil)
+        let api = SyntheticAPI(species: 25, count: Int.max)
+        #expect(try await names(api) == Self.expected(25))
+        let output = CapturedOutput()
+        let context = CommandContext(
+            client: SpeciesClient(root: .swapi, transport: api, diagnostics: diagnostics), output: output, diagnostics: diagnostics)
+        try await ListCommand().run(context)
+        #expect(diagnostics.notes.last == "page 1 of \(Int.max / 10 + 1), \(Int.max) species; use --page 2 or --all-pages")
+    }
+
     @Test(arguments: [(36, nil), (37, 4), (10, nil), (200, 20)] as [(Int, Int?)])
     func thePlanFollowsCountAndPageSize(count: Int, lastPage: Int?) {
         let first = SpeciesPage(count: count, next: "https://swapi.dev/api/species/?page=2", previous: nil,

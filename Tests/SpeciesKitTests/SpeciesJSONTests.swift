@@ -12,7 +12,19 @@ struct SpeciesJSONTests {
     ]
 
     private func recorded(_ name: String) throws -> StarWarsSpecies {
-        try JSONDecoder().decode(StarWarsSpecies.self, from: Fixtures.data("swapi/\(name).json"))
+        try SpeciesDocument.species(Fixtures.data("swapi/\(name).json"))
+    }
+
+    private func lines(_ species: [StarWarsSpecies]) -> String {
+        let output = CapturedOutput()
+        SpeciesJSON.writeLines(species, to: output)
+        return output.text
+    }
+
+    private func array(_ species: [StarWarsSpecies]) -> String {
+        let output = CapturedOutput()
+        SpeciesJSON.writeArray(species, to: output)
+        return output.text
     }
 
     private func object(_ text: String) throws -> [String: Any] {
@@ -43,12 +55,12 @@ struct SpeciesJSONTests {
     }
 
     @Test func keysComeInTheSchemaOrder() throws {
-        let line = SpeciesJSON.lines([try recorded("species-3")])
+        let line = lines([try recorded("species-3")])
         #expect(try keyOrder(line) == Self.keys)
     }
 
     @Test func absentValuesAreNullNeverLeftOut() throws {
-        let line = SpeciesJSON.lines([StarWarsSpecies()])
+        let line = lines([StarWarsSpecies()])
         #expect(
             line == #"{"id":null,"name":null,"classification":null,"designation":null,"average_height":null,"#
                 + #""skin_colors":null,"hair_colors":null,"eye_colors":null,"average_lifespan":null,"homeworld":null,"#
@@ -58,7 +70,7 @@ struct SpeciesJSONTests {
     @Test func prettyOutputIsLaidOutAsJqDoes() {
         let species = StarWarsSpecies(url: "https://swapi.dev/api/species/2/", name: "Droid", hairColors: ["n/a"])
         #expect(
-            SpeciesJSON.document([species]) == """
+            array([species]) == """
                 [
                   {
                     "id": 2,
@@ -83,12 +95,12 @@ struct SpeciesJSONTests {
                 ]
 
                 """)
-        #expect(SpeciesJSON.document([]) == "[]\n")
+        #expect(array([]) == "[]\n")
     }
 
     @Test func stringsAreEscapedAsJSONRequires() throws {
         let name = "Quote \" backslash \\ newline \n tab \t bell \u{07} escape \u{1B}[31m é 🐻"
-        let text = SpeciesJSON.lines([StarWarsSpecies(name: name)])
+        let text = lines([StarWarsSpecies(name: name)])
         #expect(text.contains(#"\u001b[31m"#))
         #expect(text.contains(#"\u0007"#))
         #expect(text.filter { $0 == "\n" }.count == 1)
@@ -96,8 +108,8 @@ struct SpeciesJSONTests {
     }
 
     @Test func linesHoldOneCompactObjectEach() throws {
-        let page = try JSONDecoder().decode(SpeciesPage.self, from: Fixtures.data("swapi/species-page-1.json"))
-        let lines = SpeciesJSON.lines(page.results).split(separator: "\n")
+        let page = try SpeciesDocument.page(Fixtures.data("swapi/species-page-1.json"))
+        let lines = lines(page.results).split(separator: "\n")
         #expect(lines.count == 10)
         let names = try lines.map { try object(String($0))["name"] as? String }
         #expect(names == page.results.map(\.name))

@@ -116,6 +116,24 @@ public enum SpeciesBinary {
         try await ChildProcess.run(url, arguments, environment: environment(extra))
     }
 
+    /// Runs species and returns, with its result, its wall time as GNU time
+    /// measures it (waiting on species itself), which a busy test runner
+    /// does not delay; the runner's own measure when /usr/bin/time is missing.
+    public static func timedRun(_ arguments: [String]) async throws -> (result: ProcessResult, seconds: Double) {
+        let time = URL(fileURLWithPath: "/usr/bin/time")
+        guard FileManager.default.isExecutableFile(atPath: time.path) else {
+            let result = try await run(arguments)
+            return (result, result.seconds)
+        }
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("species-time-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let result = try await ChildProcess.run(
+            time, ["-f", "%e", "-o", report.path, url.path] + arguments, environment: environment())
+        let measured = Double(String(decoding: try Data(contentsOf: report), as: UTF8.self)
+            .split(separator: "\n").last ?? "") ?? result.seconds
+        return (result, measured)
+    }
+
     /// Starts species with SIGINT and SIGPIPE at their defaults, whatever
     /// the test runner's are, so that a test can interrupt it as Ctrl-C would.
     public static func startWithDefaultSignals(_ arguments: [String]) throws -> RunningProcess {

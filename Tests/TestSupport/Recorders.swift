@@ -11,6 +11,7 @@ public final class CapturedOutput: OutputSink {
     public var flushes: Int { state.withLock { $0.flushes } }
 
     public func write(_ text: String) { state.withLock { $0.text += text } }
+    public func write(_ bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
     public func flush() { state.withLock { $0.flushes += 1 } }
 }
 

@@ -61,6 +61,7 @@ FAULTS = {
     "oversized-declared": "species page 1 is 2 MiB, with its Content-Length",
     "count-mismatch": "species page 1 counts 38 species",
     "big-page": "species page 1 holds 2,000 species and no next link",
+    "huge-page": "species page 1 holds --huge-page species (100,000: about 70 MB) and no next link",
     "redirect-off-host": "every request redirects to localhost instead of 127.0.0.1",
 }
 
@@ -220,6 +221,8 @@ class Handler(BaseHTTPRequestHandler):
             return status, json.dumps(document).encode()
         if fault in ("oversized", "oversized-declared") and first_page:
             return status, body[:-1] + b" " * (2 * 1024 * 1024) + b"}"
+        if fault == "huge-page" and first_page:
+            return status, self.server.huge_page(own_root)
         if fault == "big-page" and first_page:
             page = json.loads(body)
             page.update(count=2000, next=None, results=page["results"] * 200)
@@ -284,6 +287,23 @@ class Server(ThreadingHTTPServer):
     # once, and a dropped SYN is resent only after a second.
     request_queue_size = 256
     daemon_threads = True
+    huge_pages = {}
+
+    def huge_page(self, own_root):
+        """One page of --huge-page species, the recorded ones over and over,
+        each with an id and URL of its own; made once per root."""
+        with self.lock:
+            if own_root not in self.huge_pages:
+                species = [s for _, s in self.recordings.species]
+                results = []
+                for number in range(1, self.huge_page_species + 1):
+                    item = dict(species[(number - 1) % len(species)])
+                    item["url"] = f"{RECORDED_ROOT}species/{number}/"
+                    results.append(item)
+                page = {"count": len(results), "next": None, "previous": None, "results": results}
+                body = json.dumps(page, separators=(",", ":")).encode()
+                self.huge_pages[own_root] = body.replace(RECORDED_ROOT.encode(), own_root.encode())
+            return self.huge_pages[own_root]
 
 
 def main():
@@ -297,11 +317,13 @@ def main():
     parser.add_argument("--latency-ms", type=float, default=0, help="delay before each answer")
     parser.add_argument("--verbose", action="store_true", help="log each request on stderr")
     parser.add_argument("--exit-with-stdin", action="store_true", help="exit when standard input closes")
+    parser.add_argument("--huge-page", type=int, default=100_000, help="species on the page of the huge-page fault")
     options = parser.parse_args()
 
     server = Server(("127.0.0.1", options.port), Handler)
     server.recordings = Recordings(options.fixtures)
     server.fixtures = options.fixtures
+    server.huge_page_species = options.huge_page
     server.latency = options.latency_ms / 1000
     server.verbose = options.verbose
     server.lock = threading.Lock()

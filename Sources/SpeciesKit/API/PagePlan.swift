@@ -11,13 +11,13 @@ struct PagePlan {
 
     /// Nil when page 1 does not show the pattern, or shows just one page.
     init?(first: SpeciesPage, next: URL, maxPages: Int) {
-        guard let count = first.count, !first.results.isEmpty, count > first.results.count,
+        guard let count = first.count, !first.species.isEmpty, count > first.species.count,
             let components = URLComponents(url: next, resolvingAgainstBaseURL: false),
             let items = components.percentEncodedQueryItems,
             let pageItem = items.firstIndex(where: { $0.name == "page" }), items[pageItem].value == "2",
             items.filter({ $0.name == "page" }).count == 1
         else { return nil }
-        let lastPage = (count + first.results.count - 1) / first.results.count
+        let lastPage = count.dividedRoundingUp(by: first.species.count)
         guard lastPage <= maxPages else { return nil }
         self.lastPage = lastPage
         self.template = components

@@ -26,18 +26,20 @@ public struct SpeciesClient: Sendable {
         self.pageConcurrency = max(1, pageConcurrency)
     }
 
+    /// The page at `url`, checked whole; its species are decoded as they are
+    /// iterated, with a warning for each field of the wrong type.
     public func page(at url: URL) async throws -> SpeciesPage {
-        let page = try await fetch(SpeciesPage.self, from: url)
-        page.results.forEach(reportInvalidFields)
+        var page = try ResponseDecoder.page(from: try await fetch(url), url: url)
+        page.species = page.species.reporting(to: { [diagnostics] in Self.reportInvalidFields(of: $0, to: diagnostics) })
         return page
     }
 
     public func species(at url: URL) async throws -> StarWarsSpecies {
-        let species = try await fetch(StarWarsSpecies.self, from: url)
+        let species = try ResponseDecoder.species(from: try await fetch(url), url: url)
         guard species.name != nil || species.url != nil else {
             throw SpeciesError.invalidResponse(url: url, problem: "the object has neither 'name' nor 'url': it is not a species")
         }
-        reportInvalidFields(of: species)
+        Self.reportInvalidFields(of: species, to: diagnostics)
         return species
     }
 
@@ -154,7 +156,8 @@ public struct SpeciesClient: Sendable {
         }
     }
 
-    private func fetch<Value: Decodable>(_ type: Value.Type, from url: URL) async throws -> Value {
+    /// The body of a 2xx answer to GET `url`.
+    private func fetch(_ url: URL) async throws -> Data {
         let response: HTTPResponse
         do {
             response = try await transport.send(HTTPRequest(url: url))
@@ -164,7 +167,7 @@ public struct SpeciesClient: Sendable {
         guard (200..<300).contains(response.status) else {
             throw SpeciesError.httpStatus(response.status, url: url)
         }
-        return try ResponseDecoder.decode(type, from: response.body, url: url)
+        return response.body
     }
 
     private static func failure(_ error: TransportError, url: URL) -> SpeciesError {
@@ -180,7 +183,7 @@ public struct SpeciesClient: Sendable {
         }
     }
 
-    private func reportInvalidFields(of species: StarWarsSpecies) {
+    private static func reportInvalidFields(of species: StarWarsSpecies, to diagnostics: any Diagnostics) {
         for field in species.invalidFields {
             let problem = field == "created" || field == "edited" ? "is not a UTC timestamp" : "has the wrong JSON type"
             diagnostics.warning("species \(species.displayName): field '\(field)' \(problem); treated as absent")

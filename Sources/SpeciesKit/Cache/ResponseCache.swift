@@ -73,7 +73,18 @@ public struct ResponseCache: Sendable {
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let target = file(for: entry.url)
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        try Self.encode(entry).write(to: temporary)
+        // The header, then the body as it is: no copy of a large body is made.
+        try Self.header(of: entry).write(to: temporary)
+        let file = try FileHandle(forWritingTo: temporary)
+        do {
+            try file.seekToEnd()
+            try file.write(contentsOf: entry.body)
+            try file.close()
+        } catch {
+            try? file.close()
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
         guard rename(temporary.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
@@ -121,12 +132,13 @@ public struct ResponseCache: Sendable {
         return directory.appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + Self.suffix)
     }
 
-    static func encode(_ entry: Entry) -> Data {
+    /// The text before an entry's body, ending in a blank line.
+    static func header(of entry: Entry) -> Data {
         var header = "\(magic)\nurl \(entry.url)\nfetched \(entry.fetched.timeIntervalSince1970)\n"
         if let etag = entry.etag, Self.fitsOnALine(etag) { header += "etag \(etag)\n" }
         if let lastModified = entry.lastModified, Self.fitsOnALine(lastModified) { header += "last-modified \(lastModified)\n" }
         header += "length \(entry.body.count)\n\n"
-        return Data(header.utf8) + entry.body
+        return Data(header.utf8)
     }
 
     /// The entry in `data`, if it is whole and, when `url` is given, for it.
@@ -139,7 +151,8 @@ public struct ResponseCache: Sendable {
             guard let space = line.firstIndex(of: " ") else { return nil }
             fields[String(line[..<space])] = String(line[line.index(after: space)...])
         }
-        let body = Data(data[end.upperBound...])
+        // A slice, not a copy: a cached page can be tens of megabytes.
+        let body = data[end.upperBound...]
         guard let entryURL = fields["url"], url == nil || entryURL == url,
             let fetched = fields["fetched"].flatMap(Double.init), fetched.isFinite,
             let length = fields["length"].flatMap(Int.init), length == body.count

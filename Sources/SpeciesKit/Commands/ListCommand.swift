@@ -17,14 +17,14 @@ public struct ListCommand: Sendable, Equatable {
     }
 
     public func run(_ context: CommandContext) async throws {
-        let species = allPages ? try await everyPage(context) : try await onePage(context)
-        if species.isEmpty, let search {
+        let printed = allPages ? try await everyPage(context) : try await onePage(context)
+        if printed == 0, let search {
             throw SpeciesError.noResults(search: search)
         }
     }
 
     /// Prints one page, and on stderr where it stands among the others.
-    private func onePage(_ context: CommandContext) async throws -> [StarWarsSpecies] {
+    private func onePage(_ context: CommandContext) async throws -> Int {
         let url = context.client.root.speciesURL(page: page, search: search)
         let result: SpeciesPage
         do {
@@ -32,48 +32,56 @@ public struct ListCommand: Sendable, Equatable {
         } catch SpeciesError.httpStatus(404, _) where page > 1 {
             throw SpeciesError.notFound(what: "page \(page)" + searchDescription, url: url)
         }
-        context.output.write(render(result.results))
+        let printed = write([result.species], to: context.output)
         if let summary = summary(of: result) {
             // At a terminal the hint belongs below the table.
             context.output.flush()
             context.diagnostics.note(summary)
         }
-        return result.results
+        return printed
     }
 
     /// Follows `next` to the last page. `--jsonl` prints each page as it
     /// arrives; the table and `--json` print only once every page is in, so
-    /// a failure leaves stdout empty.
-    private func everyPage(_ context: CommandContext) async throws -> [StarWarsSpecies] {
-        var species: [StarWarsSpecies] = []
+    /// a failure leaves stdout empty. Pages wait as their response bodies;
+    /// species are decoded as they are printed.
+    private func everyPage(_ context: CommandContext) async throws -> Int {
+        var pages: [SpeciesList] = []
+        var printed = 0
         try await context.client.forEachPage(from: context.client.root.speciesURL(page: page, search: search)) { result in
-            species += result.results
             if format == .jsonl {
-                context.output.write(SpeciesJSON.lines(result.results))
+                printed += SpeciesJSON.writeLines(result.species, to: context.output)
                 context.output.flush()
+            } else {
+                pages.append(result.species)
             }
         }
-        if format != .jsonl {
-            context.output.write(render(species))
-        }
-        return species
+        return format == .jsonl ? printed : write(pages, to: context.output)
     }
 
-    private func render(_ species: [StarWarsSpecies]) -> String {
+    /// Prints the species of `pages` in the format asked; returns how many.
+    private func write(_ pages: [SpeciesList], to output: any OutputSink) -> Int {
+        let species = pages.joined()
         switch format {
-        case .table: SpeciesTable.render(species)
-        case .json: SpeciesJSON.document(species)
-        case .jsonl: SpeciesJSON.lines(species)
+        case .table:
+            let all = Array(species)
+            output.write(SpeciesTable.render(all))
+            return all.count
+        case .json:
+            return SpeciesJSON.writeArray(species, to: output)
+        case .jsonl:
+            return SpeciesJSON.writeLines(species, to: output)
         }
     }
 
     /// "page 1 of 4, 37 species; use --page 2 or --all-pages", when there
     /// is more than one page.
     private func summary(of result: SpeciesPage) -> String? {
-        guard let count = result.count, count > result.results.count, !result.results.isEmpty else { return nil }
-        let pages = result.next == nil ? page : (count + result.results.count - 1) / result.results.count
+        let size = result.species.count
+        guard let count = result.count, count > size, size > 0 else { return nil }
+        let pages = result.next == nil ? page : count.dividedRoundingUp(by: size)
         var text = "page \(page) of \(pages), \(count) species\(searchDescription)"
-        if result.next != nil {
+        if result.next != nil, page < Int.max {
             text += "; use --page \(page + 1) or --all-pages"
         }
         return text

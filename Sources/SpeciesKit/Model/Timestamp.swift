@@ -15,6 +15,13 @@ public enum Timestamp {
     /// Formats as `yyyy-MM-ddTHH:mm:ss.ffffffZ` in UTC, rounded to the
     /// microsecond, which is the precision SWAPI writes.
     public static func format(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 of `format(date)`, without making a String.
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
         // Parsed timestamps lie within years 0-9999; the clamp only keeps a
         // Date built some other way from trapping on the Int64 conversion.
         let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded()
@@ -22,24 +29,39 @@ public enum Timestamp {
         let (seconds, fraction) = floorDivide(total, 1_000_000)
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
         let (year, month, day) = civilDate(daysSince1970: days)
+        if year < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(year.magnitude, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(UInt64(month), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(UInt64(day), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(UInt64(secondOfDay / 3600), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(UInt64(secondOfDay / 60 % 60), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(UInt64(secondOfDay % 60), width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(UInt64(fraction), width: 6, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+    }
 
-        var text = ""
-        text.reserveCapacity(27)
-        append(year, width: 4, to: &text)
-        text.append("-")
-        append(month, width: 2, to: &text)
-        text.append("-")
-        append(day, width: 2, to: &text)
-        text.append("T")
-        append(secondOfDay / 3600, width: 2, to: &text)
-        text.append(":")
-        append(secondOfDay / 60 % 60, width: 2, to: &text)
-        text.append(":")
-        append(secondOfDay % 60, width: 2, to: &text)
-        text.append(".")
-        append(fraction, width: 6, to: &text)
-        text.append("Z")
-        return text
+    /// The decimal digits of `value`, padded with zeros to `width`.
+    static func appendDigits(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        var length = 1
+        var rest = value / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(length, width)))
+        var position = bytes.count - 1
+        rest = value
+        repeat {
+            bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            position -= 1
+        } while rest > 0
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
@@ -59,12 +81,5 @@ public enum Timestamp {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         return (year, month, day)
-    }
-
-    private static func append(_ value: Int64, width: Int, to text: inout String) {
-        let digits = String(value.magnitude)
-        if value < 0 { text.append("-") }
-        if digits.count < width { text.append(String(repeating: "0", count: width - digits.count)) }
-        text.append(digits)
     }
 }

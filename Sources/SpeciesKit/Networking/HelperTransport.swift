@@ -192,17 +192,14 @@ private final class HelperConnection: Sendable {
     private func readReplies() {
         var reader = FrameReader<HelperWire.Reply>()
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-        readLoop: while true {
+        while true {
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            buffer.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            do {
-                while let (reply, body) = try reader.next() {
-                    resume(reply.id, with: reply.result(body: body))
-                }
-            } catch {
-                break readLoop
+            guard let replies = try? buffer.withUnsafeBytes({ try reader.read(UnsafeRawBufferPointer(rebasing: $0[0..<count])) })
+            else { break }
+            for (reply, body) in replies {
+                resume(reply.id, with: reply.result(body: body))
             }
         }
         close(socket)

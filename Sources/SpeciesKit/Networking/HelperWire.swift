@@ -44,14 +44,14 @@ public enum HelperWire {
         }
     }
 
-    /// A message as bytes: its JSON line, then `body`.
-    public static func encode<Header: Encodable>(_ header: Header, body: Data = Data()) -> Data {
+    /// A message's first line: its JSON, then a newline. Its body, if any,
+    /// follows as it is.
+    public static func encode<Header: Encodable>(_ header: Header) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
-        var frame = (try? encoder.encode(header)) ?? Data()
-        frame.append(UInt8(ascii: "\n"))
-        frame.append(body)
-        return frame
+        var line = (try? encoder.encode(header)) ?? Data()
+        line.append(UInt8(ascii: "\n"))
+        return line
     }
 }
 
@@ -60,44 +60,48 @@ public protocol FrameHeader: Decodable {
     var bodyLength: Int { get }
 }
 
-/// Cuts a byte stream into messages, as the bytes come.
+/// Cuts a byte stream into messages, as the bytes come. A body goes straight
+/// into storage of its announced size, without growing or copying.
 public struct FrameReader<Header: FrameHeader> {
     public enum Failure: Error, Equatable {
         case unreadableHeader(String)
     }
 
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var lines: [UInt8] = []
     private var header: Header?
+    private var body = Data()
     private let decoder = JSONDecoder()
 
     public init() {}
 
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        if start > 0 && start * 2 >= buffer.count {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        buffer.append(contentsOf: bytes)
-    }
-
-    /// The next whole message, or nil until more bytes arrive.
-    public mutating func next() throws(Failure) -> (header: Header, body: Data)? {
-        if header == nil {
-            guard let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            let line = Data(buffer[start..<newline])
-            start = newline + 1
-            do {
-                header = try decoder.decode(Header.self, from: line)
-            } catch {
-                throw .unreadableHeader(String(decoding: line.prefix(200), as: UTF8.self))
+    /// Takes in `bytes`, and returns the messages they complete.
+    public mutating func read(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> [(header: Header, body: Data)] {
+        var messages: [(header: Header, body: Data)] = []
+        var rest = bytes[...]
+        while true {
+            if let current = header {
+                let wanted = max(0, current.bodyLength - body.count)
+                let taken = rest.prefix(wanted)
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: taken))
+                rest = rest.dropFirst(taken.count)
+                guard body.count >= current.bodyLength else { return messages }
+                messages.append((current, body))
+                header = nil
+                body = Data()
             }
+            guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")) else {
+                lines.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest))
+                return messages
+            }
+            lines.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[..<newline]))
+            rest = rest[rest.index(after: newline)...]
+            do {
+                header = try decoder.decode(Header.self, from: Data(lines))
+            } catch {
+                throw .unreadableHeader(String(decoding: lines.prefix(200), as: UTF8.self))
+            }
+            lines.removeAll(keepingCapacity: true)
+            body.reserveCapacity(max(0, header?.bodyLength ?? 0))
         }
-        guard let current = header, buffer.count - start >= max(0, current.bodyLength) else { return nil }
-        let end = start + max(0, current.bodyLength)
-        let body = Data(buffer[start..<end])
-        start = end
-        header = nil
-        return (current, body)
     }
 }

@@ -1,32 +1,50 @@
+import Foundation
+
 /// JSON output in the schema of `species-model.md`: keys in a fixed order,
 /// absent values as `null`, dates as UTC ISO-8601 with microseconds.
 public enum SpeciesJSON {
+    /// Output is handed over in pieces of about this size.
+    private static let chunk = 64 * 1024
+
     /// `--json` for one species: an object, indented as `jq .` would print it.
     public static func document(_ species: StarWarsSpecies) -> String {
         var json = JSONText(pretty: true)
         write(species, to: &json)
-        return json.text + "\n"
+        json.raw("\n")
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    /// `--json` for a list: one array, indented as `jq .` would print it.
-    public static func document(_ species: [StarWarsSpecies]) -> String {
-        var json = JSONText(pretty: true)
-        json.beginArray()
-        for item in species { write(item, to: &json) }
-        json.endArray()
-        return json.text + "\n"
-    }
-
-    /// `--jsonl`: one compact object and a newline per species.
-    public static func lines(_ species: [StarWarsSpecies]) -> String {
-        var text = ""
+    /// `--json` for a list: one array, indented as `jq .` would print it,
+    /// written to `output` as the species come. Returns how many.
+    @discardableResult
+    public static func writeArray(_ species: some Sequence<StarWarsSpecies>, to output: any OutputSink) -> Int {
+        var json = JSONText(pretty: true, depth: 1)
+        var written = 0
         for item in species {
-            var json = JSONText(pretty: false)
+            json.raw(written == 0 ? "[\n  " : ",\n  ")
             write(item, to: &json)
-            text += json.text
-            text += "\n"
+            written += 1
+            json.handOver(to: output, above: chunk)
         }
-        return text
+        json.raw(written == 0 ? "[]\n" : "\n]\n")
+        json.handOver(to: output)
+        return written
+    }
+
+    /// `--jsonl`: one compact object and a newline per species, written to
+    /// `output` as the species come. Returns how many.
+    @discardableResult
+    public static func writeLines(_ species: some Sequence<StarWarsSpecies>, to output: any OutputSink) -> Int {
+        var json = JSONText(pretty: false)
+        var written = 0
+        for item in species {
+            write(item, to: &json)
+            json.raw("\n")
+            written += 1
+            json.handOver(to: output, above: chunk)
+        }
+        json.handOver(to: output)
+        return written
     }
 
     private static func write(_ species: StarWarsSpecies, to json: inout JSONText) {
@@ -44,125 +62,169 @@ public enum SpeciesJSON {
         json.member("language", species.language)
         json.member("people", species.people)
         json.member("films", species.films)
-        json.member("created", species.created.map(Timestamp.format))
-        json.member("edited", species.edited.map(Timestamp.format))
+        json.member("created", species.created)
+        json.member("edited", species.edited)
         json.member("url", species.url)
         json.endObject()
     }
 }
 
-/// A small JSON writer: compact, or pretty in jq's layout (two spaces, one
-/// element a line, `[]` for an empty array).
+private extension UInt {
+    var asUInt64: UInt64 { UInt64(self) }
+}
+
+/// A small JSON writer into UTF-8 bytes: compact, or pretty in jq's layout
+/// (two spaces, one element a line, `[]` for an empty array).
 struct JSONText {
-    private(set) var text = ""
+    private(set) var bytes: [UInt8] = []
     private let pretty: Bool
-    private var depth = 0
+    /// How deep the values written stand in their document.
+    private let baseDepth: Int
+    private var depth: Int
     private var containerIsEmpty = true
     private var afterKey = false
 
-    init(pretty: Bool) {
+    /// - Parameter depth: how deep the values written stand in an enclosing
+    ///   document, for the indentation of their lines.
+    init(pretty: Bool, depth: Int = 0) {
         self.pretty = pretty
+        self.baseDepth = depth
+        self.depth = depth
     }
 
-    mutating func beginObject() { open("{") }
-    mutating func endObject() { close("}") }
-    mutating func beginArray() { open("[") }
-    mutating func endArray() { close("]") }
+    /// Appends text as it is, outside any value.
+    mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
 
-    mutating func member(_ key: String, _ value: String?) {
+    /// Writes what has been written so far to `output`, when it is more than
+    /// `threshold` bytes, and starts again empty.
+    mutating func handOver(to output: any OutputSink, above threshold: Int = 0) {
+        guard bytes.count > threshold else { return }
+        output.write(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    mutating func beginObject() { open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+
+    mutating func member(_ key: StaticString, _ value: String?) {
         self.key(key)
-        if let value { string(value) } else { null() }
-    }
-
-    mutating func member(_ key: String, _ value: Int?) {
-        self.key(key)
-        if let value {
-            startValue()
-            text += String(value)
-        } else {
-            null()
-        }
-    }
-
-    mutating func member(_ key: String, _ values: [String]?) {
-        self.key(key)
-        guard let values else { return null() }
-        beginArray()
-        values.forEach { string($0) }
-        endArray()
-    }
-
-    private mutating func key(_ key: String) {
-        startValue()
-        appendQuoted(key)
-        text += pretty ? ": " : ":"
-        afterKey = true
-    }
-
-    private mutating func string(_ value: String) {
+        guard let value else { return null() }
         startValue()
         appendQuoted(value)
     }
 
-    private mutating func null() {
+    mutating func member(_ key: StaticString, _ value: Int?) {
+        self.key(key)
+        guard let value else { return null() }
         startValue()
-        text += "null"
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        Timestamp.appendDigits(value.magnitude.asUInt64, width: 1, to: &bytes)
     }
 
-    private mutating func open(_ bracket: String) {
+    /// A UTC timestamp with microseconds (`Timestamp.format`).
+    mutating func member(_ key: StaticString, _ value: Date?) {
+        self.key(key)
+        guard let value else { return null() }
         startValue()
-        text += bracket
+        bytes.append(UInt8(ascii: "\""))
+        Timestamp.append(value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func member(_ key: StaticString, _ values: [String]?) {
+        self.key(key)
+        guard let values else { return null() }
+        open(UInt8(ascii: "["))
+        for value in values {
+            startValue()
+            appendQuoted(value)
+        }
+        close(UInt8(ascii: "]"))
+    }
+
+    private mutating func key(_ key: StaticString) {
+        startValue()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        afterKey = true
+    }
+
+    private mutating func null() {
+        startValue()
+        raw("null")
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        startValue()
+        bytes.append(bracket)
         depth += 1
         containerIsEmpty = true
     }
 
-    private mutating func close(_ bracket: String) {
+    private mutating func close(_ bracket: UInt8) {
         depth -= 1
         if !containerIsEmpty { newline() }
-        text += bracket
+        bytes.append(bracket)
         containerIsEmpty = false
     }
 
-    /// Writes what goes before a value: nothing after a key, else a comma
-    /// after an earlier element and, when pretty, a new indented line.
+    /// Writes what goes before a value: nothing after a key or for the value
+    /// at the base depth, else a comma after an earlier element and, when
+    /// pretty, a new indented line.
     private mutating func startValue() {
         if afterKey {
             afterKey = false
             return
         }
-        if depth == 0 { return }
-        if !containerIsEmpty { text += "," }
+        if depth == baseDepth { return }
+        if !containerIsEmpty { bytes.append(UInt8(ascii: ",")) }
         containerIsEmpty = false
         newline()
     }
 
     private mutating func newline() {
         guard pretty else { return }
-        text += "\n"
-        text += String(repeating: "  ", count: depth)
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
+    /// The string, quoted, with `"`, `\` and control characters escaped;
+    /// runs of bytes that need no escape are copied whole.
     private mutating func appendQuoted(_ value: String) {
-        text += "\""
-        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case "\n": text += "\\n"
-                case "\r": text += "\\r"
-                case "\t": text += "\\t"
-                case "\u{08}": text += "\\b"
-                case "\u{0C}": text += "\\f"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: text.unicodeScalars.append(scalar)
-                }
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        // Native strings are contiguous already: no copy is made here.
+        value.withUTF8 { utf8 in
+            var run = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                appendEscape(byte)
+                run = index + 1
             }
-        } else {
-            text += value
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         }
-        text += "\""
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscape(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
     }
 }

@@ -67,7 +67,7 @@ public final class SnapshotTransport: HTTPTransport {
     /// Page `page` of the species whose names contain `search`.
     private func searchPage(_ search: String, page: Int) -> String? {
         let matches = Self.species.filter { $0.name.lowercased().contains(search.lowercased()) }
-        let pages = max(1, (matches.count + Self.pageSize - 1) / Self.pageSize)
+        let pages = max(1, matches.count.dividedRoundingUp(by: Self.pageSize))
         guard (1...pages).contains(page) else { return nil }
         func link(_ number: Int) -> String {
             "\"\(Self.recordedRoot)species/?search=\(QueryEncoding.encode(search))&page=\(number)\""
@@ -81,7 +81,7 @@ public final class SnapshotTransport: HTTPTransport {
     private static let species: [(id: Int, name: String, json: String)] = BundledSnapshot.responses.compactMap {
         path, json in
         guard path.hasPrefix("species/"), let id = ResourceID.from(url: path),
-            let decoded = try? JSONDecoder().decode(StarWarsSpecies.self, from: Data(json.utf8)), let name = decoded.name
+            let decoded = try? SpeciesDocument.species(Data(json.utf8)), let name = decoded.name
         else { return nil }
         return (id, name, json)
     }.sorted { $0.id < $1.id }

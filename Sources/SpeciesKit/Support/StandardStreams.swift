@@ -8,6 +8,8 @@ import Synchronization
 /// Where results go: stdout in the tool, a buffer in tests.
 public protocol OutputSink: Sendable {
     func write(_ text: String)
+    /// UTF-8 bytes.
+    func write(_ bytes: [UInt8])
     /// Hands everything written so far to its reader.
     func flush()
 }
@@ -23,6 +25,17 @@ public final class StandardOutput: OutputSink {
     public func write(_ text: String) {
         buffer.withLock { buffer in
             buffer.append(contentsOf: text.utf8)
+            if buffer.count >= Self.capacity { Self.drain(&buffer) }
+        }
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        buffer.withLock { buffer in
+            if buffer.isEmpty && bytes.count >= Self.capacity {
+                FileDescriptor.writeAll(bytes, to: STDOUT_FILENO)
+                return
+            }
+            buffer.append(contentsOf: bytes)
             if buffer.count >= Self.capacity { Self.drain(&buffer) }
         }
     }
