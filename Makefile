@@ -3,12 +3,13 @@
 #   make run ARGS="list --all-pages"
 #   make install PREFIX=~/.local  release build of species into PREFIX/bin
 #   make fuzz                     10,000 mutated responses, never a crash
+#   make bench                    times against a local server, next to curl + jq
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
 
-.PHONY: build test run install clean serve goldens fuzz snapshot
+.PHONY: build test run release install clean serve goldens fuzz snapshot bench
 
 build:
 	$(SWIFT) build
@@ -21,18 +22,21 @@ run:
 	@$(SWIFT) build --quiet
 	@"$$($(SWIFT) build --show-bin-path)/species" $(ARGS)
 
-# species, and its HTTP helper species-http in libexec/species/. The Swift
+# The release build of species and its HTTP helper species-http. The Swift
 # runtime is linked statically (a faster start) when the linker finds
 # libcurl.so, which Debian's libcurl4-openssl-dev provides; without it a link
 # to the installed libcurl.so.4 in .build/link does; failing both, the build
 # falls back to the dynamic runtime.
 CURL_LINK := $(CURDIR)/.build/link
-install:
+release:
 	@mkdir -p "$(CURL_LINK)"
-	@curl4=$$(/sbin/ldconfig -p 2>/dev/null | awk '/libcurl\.so\.4 .*x86-64|libcurl\.so\.4 / {print $$NF; exit}'); \
+	@curl4=$$(/sbin/ldconfig -p 2>/dev/null | awk '/libcurl\.so\.4 / {print $$NF; exit}'); \
 	  if [ -n "$$curl4" ]; then ln -sf "$$curl4" "$(CURL_LINK)/libcurl.so"; fi
 	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -L"$(CURL_LINK)" \
 	  || { echo "make: the static build failed; building with the dynamic Swift runtime" >&2; $(SWIFT) build -c release; }
+
+# species into PREFIX/bin, its helper into PREFIX/libexec/species/.
+install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/libexec/species"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/species" "$(DESTDIR)$(PREFIX)/bin/species"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/species-http" "$(DESTDIR)$(PREFIX)/libexec/species/species-http"
@@ -45,6 +49,12 @@ clean:
 FUZZ_CASES ?= 10000
 fuzz:
 	FUZZ_CASES=$(FUZZ_CASES) $(SWIFT) test --filter FuzzTests
+
+# Times the release build against a local server with LATENCY_MS a request,
+# next to curl + jq and Python requests loops; prints one table.
+LATENCY_MS ?= 100
+bench: release
+	python3 Tests/Tools/bench.py --bin-dir "$$($(SWIFT) build -c release --show-bin-path)" --latency-ms $(LATENCY_MS)
 
 # A SWAPI-like server of the recorded responses on http://127.0.0.1:$(PORT)/api/.
 PORT ?= 8000

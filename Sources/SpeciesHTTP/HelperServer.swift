@@ -33,7 +33,8 @@ public enum HelperServer {
 
 private final class Server: Sendable {
     private let transport: URLSessionTransport
-    private let fetches = Mutex<[Int: Task<Void, Never>]>([:])
+    /// What cancels each fetch under way.
+    private let fetches = Mutex<[Int: @Sendable () -> Void]>([:])
     private let writing = Mutex(())
 
     init(transport: URLSessionTransport) {
@@ -54,30 +55,31 @@ private final class Server: Sendable {
     }
 
     private func handle(_ command: HelperWire.Command) {
+        let id = command.id
         if command.cancel == true {
-            fetches.withLock { $0.removeValue(forKey: command.id) }?.cancel()
+            fetches.withLock { $0.removeValue(forKey: id) }?()
             return
         }
         guard let request = command.request else { return }
-        let id = command.id
-        let task = Task {
-            let reply: (HelperWire.Reply, Data)
-            do {
-                let response = try await transport.send(request)
-                reply = (.response(response, id: id), response.body)
-            } catch let error as TransportError {
-                reply = (.failure(error, id: id), Data())
-            } catch {
-                reply = (.failure(TransportError(.other, url: request.url, detail: "\(error)"), id: id), Data())
+        // Each piece of the body goes on as it arrives: the helper never
+        // holds a whole response.
+        let cancel = transport.stream(request) { [self] event in
+            switch event {
+            case .head(let status, let headers):
+                write(HelperWire.encode(HelperWire.Reply(id: id, event: .head(status: status, headers: headers))))
+            case .data(let data):
+                write(HelperWire.encode(HelperWire.Reply(id: id, event: .data, bodyLength: data.count)), then: data)
+            case .end, .failure:
+                fetches.withLock { _ = $0.removeValue(forKey: id) }
+                let reply: HelperWire.Reply.Event = if case .failure(let error) = event { .failure(error) } else { .end }
+                write(HelperWire.encode(HelperWire.Reply(id: id, event: reply)))
             }
-            fetches.withLock { _ = $0.removeValue(forKey: id) }
-            write(HelperWire.encode(reply.0), then: reply.1)
         }
-        fetches.withLock { $0[id] = task }
+        fetches.withLock { $0[id] = cancel }
     }
 
     /// Writes a reply's line and its body, together, before any other reply.
-    private func write(_ line: Data, then body: Data) {
+    private func write(_ line: Data, then body: Data = Data()) {
         writing.withLock { _ in
             for part in [line, body] {
                 part.withUnsafeBytes { raw in

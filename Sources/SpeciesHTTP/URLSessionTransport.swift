@@ -10,6 +10,15 @@ import Synchronization
 /// delegate sees a task's bytes and redirects), which caps the body's size
 /// as it arrives and follows redirects only within the same host.
 public final class URLSessionTransport: HTTPTransport {
+    /// What a fetch reports, in this order: its head, each piece of its
+    /// body as it arrives, then its end; or a failure, at any point.
+    public enum Event: Sendable {
+        case head(status: Int, headers: [String: String])
+        case data(Data)
+        case end
+        case failure(TransportError)
+    }
+
     private let session: URLSession
     private let delegate: SessionDelegate
 
@@ -38,22 +47,94 @@ public final class URLSessionTransport: HTTPTransport {
         session.invalidateAndCancel()
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// Fetches `request`, reporting to `events` as the response arrives, in
+    /// order, on URLSession's delegate queue; nothing follows `.end` or
+    /// `.failure`. Returns what cancels the fetch.
+    @discardableResult
+    public func stream(_ request: HTTPRequest, _ events: @escaping @Sendable (Event) -> Void) -> @Sendable () -> Void {
         var urlRequest = URLRequest(url: request.url)
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         let task = session.dataTask(with: urlRequest)
-        let exchange = Exchange(url: request.url)
+        let exchange = Exchange(url: request.url, events: events)
         delegate.register(exchange, for: task)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                exchange.await(continuation)
-                task.resume()
-            }
-        } onCancel: {
+        task.resume()
+        return {
             exchange.finish(.failure(TransportError(.cancelled, url: request.url, detail: "cancelled")))
             task.cancel()
+        }
+    }
+
+    /// The whole response, collected from `stream`.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let collector = ResponseCollector()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                collector.await(continuation)
+                collector.cancelWith(stream(request, collector.receive))
+            }
+        } onCancel: {
+            collector.cancel()
+        }
+    }
+}
+
+/// Gathers a stream's events into one response for `send`.
+private final class ResponseCollector: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        var cancelFetch: (@Sendable () -> Void)?
+        var cancelled = false
+        var status = 0
+        var headers: [String: String] = [:]
+        var body = Data()
+    }
+
+    private let state = Mutex(State())
+
+    func await(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Keeps what cancels the fetch, or uses it at once if cancelled already.
+    func cancelWith(_ cancelFetch: @escaping @Sendable () -> Void) {
+        let cancelledAlready = state.withLock { state in
+            state.cancelFetch = cancelFetch
+            return state.cancelled
+        }
+        if cancelledAlready { cancelFetch() }
+    }
+
+    func cancel() {
+        let cancelFetch = state.withLock { state in
+            state.cancelled = true
+            return state.cancelFetch
+        }
+        cancelFetch?()
+    }
+
+    @Sendable func receive(_ event: URLSessionTransport.Event) {
+        switch event {
+        case .head(let status, let headers):
+            state.withLock {
+                $0.status = status
+                $0.headers = headers
+            }
+        case .data(let data):
+            state.withLock { $0.body.append(data) }
+        case .end:
+            let (continuation, response) = state.withLock { state in
+                defer { state.continuation = nil }
+                return (state.continuation, HTTPResponse(status: state.status, headers: state.headers, body: state.body))
+            }
+            continuation?.resume(returning: response)
+        case .failure(let error):
+            let continuation = state.withLock { state in
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            continuation?.resume(throwing: error)
         }
     }
 }
@@ -86,13 +167,13 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
             return completionHandler(.cancel)
         }
-        exchange.receive(response, expectedLength: Int(clamping: max(0, response.expectedContentLength)))
+        exchange.receive(response)
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let exchange = exchange(for: dataTask) else { return }
-        if !exchange.append(data, limit: maxResponseSize) {
+        if !exchange.forward(data, limit: maxResponseSize) {
             exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
             dataTask.cancel()
         }
@@ -131,59 +212,53 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let error {
             exchange.finish(.failure(TransportError(error, url: exchange.url)))
-        } else {
+        } else if task.response is HTTPURLResponse {
             exchange.complete()
+        } else {
+            exchange.finish(.failure(TransportError(.other, url: exchange.url, detail: "the answer was not HTTP")))
         }
     }
 }
 
-/// One request's state: the response as it arrives, and the continuation
-/// that is resumed exactly once, by completion, failure or cancellation.
+/// One request's state: how much of its body has passed, and where its
+/// events go; it reports the end or a failure exactly once, and nothing
+/// after that.
 private final class Exchange: Sendable {
     private struct State {
-        var continuation: CheckedContinuation<HTTPResponse, any Error>?
-        var outcome: Result<HTTPResponse, any Error>?
-        var status = 0
-        var headers: [String: String] = [:]
-        var body = Data()
+        var finished = false
+        var received = 0
         var redirects = 0
     }
 
     let url: URL
+    private let events: @Sendable (URLSessionTransport.Event) -> Void
     private let state = Mutex(State())
 
-    init(url: URL) {
+    init(url: URL, events: @escaping @Sendable (URLSessionTransport.Event) -> Void) {
         self.url = url
+        self.events = events
     }
 
-    func await(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
-        let finished = state.withLock { state -> Result<HTTPResponse, any Error>? in
-            if state.outcome == nil { state.continuation = continuation }
-            return state.outcome
-        }
-        if let finished { continuation.resume(with: finished) }
-    }
-
-    func receive(_ response: URLResponse, expectedLength: Int) {
+    func receive(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else { return }
         var headers: [String: String] = [:]
         for case let (name as String, value as String) in http.allHeaderFields {
-            headers[name] = value
+            headers[name.lowercased()] = value
         }
-        state.withLock {
-            $0.status = http.statusCode
-            $0.headers = headers
-            $0.body.reserveCapacity(expectedLength)
-        }
+        guard !state.withLock({ $0.finished }) else { return }
+        events(.head(status: http.statusCode, headers: headers))
     }
 
-    /// Appends `data` unless the body would then pass `limit`.
-    func append(_ data: Data, limit: Int) -> Bool {
-        state.withLock { state in
-            guard state.body.count + data.count <= limit else { return false }
-            state.body.append(data)
+    /// Passes `data` on, unless the body would then pass `limit`.
+    func forward(_ data: Data, limit: Int) -> Bool {
+        let verdict = state.withLock { state -> Bool? in
+            guard !state.finished else { return nil }
+            guard state.received + data.count <= limit else { return false }
+            state.received += data.count
             return true
         }
+        if verdict == true { events(.data(data)) }
+        return verdict != false
     }
 
     /// Counts a redirect and returns how many there have been.
@@ -199,22 +274,16 @@ private final class Exchange: Sendable {
     }
 
     func complete() {
-        let response = state.withLock { HTTPResponse(status: $0.status, headers: $0.headers, body: $0.body) }
-        guard response.status != 0 else {
-            finish(.failure(TransportError(.other, url: url, detail: "the answer was not HTTP")))
-            return
-        }
-        finish(.success(response))
+        finish(.end)
     }
 
-    func finish(_ outcome: Result<HTTPResponse, any Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>? in
-            guard state.outcome == nil else { return nil }
-            state.outcome = outcome
-            defer { state.continuation = nil }
-            return state.continuation
+    /// Reports `.end` or `.failure`, the first time only.
+    func finish(_ event: URLSessionTransport.Event) {
+        let first = state.withLock { state in
+            defer { state.finished = true }
+            return !state.finished
         }
-        continuation?.resume(with: outcome)
+        if first { events(event) }
     }
 }
 

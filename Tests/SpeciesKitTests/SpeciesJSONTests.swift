@@ -107,6 +107,17 @@ struct SpeciesJSONTests {
         #expect(try object(text)["name"] as? String == name)
     }
 
+    @Test func largePagesAreWrittenOnEveryCoreInTheSameOrder() async throws {
+        let species = (1...5000).map { #"{"name":"Species \#($0)","url":"https://swapi.dev/api/species/\#($0)/","hair_colors":"a, b"}"# }
+        let body = Data((#"{"count":5000,"next":null,"previous":null,"results":["# + species.joined(separator: ",") + "]}").utf8)
+        let page = try SpeciesDocument.page(body)
+        let together = CapturedOutput()
+        let written = await SpeciesJSON.writeLines(page.species, to: together, speciesPerChunk: 7, cores: 3)
+        #expect(written == 5000)
+        #expect(together.text == lines(Array(page.species)))
+        #expect(together.text.split(separator: "\n").last?.contains(#""name":"Species 5000""#) == true)
+    }
+
     @Test func linesHoldOneCompactObjectEach() throws {
         let page = try SpeciesDocument.page(Fixtures.data("swapi/species-page-1.json"))
         let lines = lines(page.results).split(separator: "\n")

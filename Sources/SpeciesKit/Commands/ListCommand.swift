@@ -32,7 +32,9 @@ public struct ListCommand: Sendable, Equatable {
         } catch SpeciesError.httpStatus(404, _) where page > 1 {
             throw SpeciesError.notFound(what: "page \(page)" + searchDescription, url: url)
         }
-        let printed = write([result.species], to: context.output)
+        let printed =
+            format == .jsonl
+            ? await SpeciesJSON.writeLines(result.species, to: context.output) : write([result.species], to: context.output)
         if let summary = summary(of: result) {
             // At a terminal the hint belongs below the table.
             context.output.flush()
@@ -50,7 +52,7 @@ public struct ListCommand: Sendable, Equatable {
         var printed = 0
         try await context.client.forEachPage(from: context.client.root.speciesURL(page: page, search: search)) { result in
             if format == .jsonl {
-                printed += SpeciesJSON.writeLines(result.species, to: context.output)
+                printed += await SpeciesJSON.writeLines(result.species, to: context.output)
                 context.output.flush()
             } else {
                 pages.append(result.species)

@@ -34,7 +34,7 @@ public struct SpeciesList: Sequence, Sendable {
         case encoded(body: Data, elements: [Range<Int>])
     }
 
-    private let storage: Storage
+    private var storage: Storage
     private var report: (@Sendable (StarWarsSpecies) -> Void)?
 
     public init(_ species: [StarWarsSpecies]) {
@@ -54,6 +54,16 @@ public struct SpeciesList: Sequence, Sendable {
 
     public var isEmpty: Bool { count == 0 }
 
+    /// The species at `positions`, decoded as they are iterated.
+    func slice(_ positions: Range<Int>) -> SpeciesList {
+        var list = self
+        switch storage {
+        case .decoded(let all): list.storage = .decoded(Array(all[positions]))
+        case .encoded(let body, let elements): list.storage = .encoded(body: body, elements: Array(elements[positions]))
+        }
+        return list
+    }
+
     /// The same species, each shown to `report` as it is decoded.
     public func reporting(to report: @escaping @Sendable (StarWarsSpecies) -> Void) -> SpeciesList {
         var list = self
@@ -66,7 +76,7 @@ public struct SpeciesList: Sequence, Sendable {
     }
 
     public struct Iterator: IteratorProtocol {
-        private let storage: Storage
+        private var storage: Storage
         private let count: Int
         private let report: (@Sendable (StarWarsSpecies) -> Void)?
         private var position = 0

@@ -76,8 +76,17 @@ public final class HelperTransport: HTTPTransport {
 
 /// One running helper: the socket to it, and the requests awaiting replies.
 private final class HelperConnection: Sendable {
+    /// A request awaiting its response, and the response as it arrives.
+    private struct Pending {
+        let url: URL
+        let continuation: CheckedContinuation<HTTPResponse, any Error>
+        var status = 0
+        var headers: [String: String] = [:]
+        var body = Data()
+    }
+
     private struct State {
-        var waiting: [Int: (url: URL, continuation: CheckedContinuation<HTTPResponse, any Error>)] = [:]
+        var waiting: [Int: Pending] = [:]
         var cancelled: Set<Int> = []
         var open = true
     }
@@ -146,7 +155,7 @@ private final class HelperConnection: Sendable {
                 let refusal = state.withLock { state -> TransportError? in
                     if state.cancelled.contains(id) { return TransportError(.cancelled, url: request.url, detail: "cancelled") }
                     guard state.open else { return stopped(url: request.url) }
-                    state.waiting[id] = (request.url, continuation)
+                    state.waiting[id] = Pending(url: request.url, continuation: continuation)
                     return nil
                 }
                 if let refusal {
@@ -164,6 +173,27 @@ private final class HelperConnection: Sendable {
 
     private func resume(_ id: Int, with result: Result<HTTPResponse, TransportError>) {
         state.withLock { $0.waiting.removeValue(forKey: id) }?.continuation.resume(with: result)
+    }
+
+    /// Adds an event of the helper to the response of request `id`.
+    private func receive(_ event: HelperWire.Reply.Event, body: Data, for id: Int) {
+        switch event {
+        case .head(let status, let headers):
+            state.withLock { state in
+                state.waiting[id]?.status = status
+                state.waiting[id]?.headers = headers
+                if let length = headers["content-length"].flatMap(Int.init), length > 0 {
+                    state.waiting[id]?.body.reserveCapacity(length)
+                }
+            }
+        case .data:
+            state.withLock { $0.waiting[id]?.body.append(body) }
+        case .end:
+            guard let pending = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
+            pending.continuation.resume(returning: HTTPResponse(status: pending.status, headers: pending.headers, body: pending.body))
+        case .failure(let error):
+            resume(id, with: .failure(error))
+        }
     }
 
     /// Writes a whole message; false when the helper is gone. MSG_NOSIGNAL:
@@ -199,7 +229,7 @@ private final class HelperConnection: Sendable {
             guard let replies = try? buffer.withUnsafeBytes({ try reader.read(UnsafeRawBufferPointer(rebasing: $0[0..<count])) })
             else { break }
             for (reply, body) in replies {
-                resume(reply.id, with: reply.result(body: body))
+                receive(reply.event, body: body, for: reply.id)
             }
         }
         close(socket)
@@ -212,8 +242,8 @@ private final class HelperConnection: Sendable {
             return state.waiting
         }
         let reason = helperEnd(status: status)
-        for (url, continuation) in waiting.values {
-            continuation.resume(throwing: TransportError(.connectionLost, url: url, detail: reason))
+        for pending in waiting.values {
+            pending.continuation.resume(throwing: TransportError(.connectionLost, url: pending.url, detail: reason))
         }
     }
 

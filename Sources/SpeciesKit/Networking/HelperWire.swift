@@ -21,26 +21,25 @@ public enum HelperWire {
         public var bodyLength: Int { 0 }
     }
 
-    /// From the helper: the response to a fetch, or why there is none.
+    /// From the helper, about a fetch: its status and headers, then each
+    /// piece of its body as it arrives, then its end; or why it failed.
     public struct Reply: Codable, Sendable, Equatable, FrameHeader {
+        public enum Event: Codable, Sendable, Equatable {
+            case head(status: Int, headers: [String: String])
+            /// `bodyLength` bytes of the body follow the line.
+            case data
+            case end
+            case failure(TransportError)
+        }
+
         public var id: Int
-        public var status: Int?
-        public var headers: [String: String]?
+        public var event: Event
         public var bodyLength: Int
-        public var failure: TransportError?
 
-        public static func response(_ response: HTTPResponse, id: Int) -> Reply {
-            Reply(id: id, status: response.status, headers: response.headers, bodyLength: response.body.count, failure: nil)
-        }
-
-        public static func failure(_ error: TransportError, id: Int) -> Reply {
-            Reply(id: id, status: nil, headers: nil, bodyLength: 0, failure: error)
-        }
-
-        /// The response, with `body`, or the failure.
-        public func result(body: Data) -> Result<HTTPResponse, TransportError> {
-            if let failure { return .failure(failure) }
-            return .success(HTTPResponse(status: status ?? 0, headers: headers ?? [:], body: body))
+        public init(id: Int, event: Event, bodyLength: Int = 0) {
+            self.id = id
+            self.event = event
+            self.bodyLength = bodyLength
         }
     }
 

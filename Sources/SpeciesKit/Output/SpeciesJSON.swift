@@ -47,6 +47,52 @@ public enum SpeciesJSON {
         return written
     }
 
+    /// `--jsonl` for a page's species: the same lines, decoded and written
+    /// `speciesPerChunk` at a time on every core, and written to `output` in
+    /// order, a window of chunks at once, so that a page of 100,000 species
+    /// neither waits on one core nor sits whole in memory.
+    @discardableResult
+    public static func writeLines(
+        _ species: SpeciesList, to output: any OutputSink, speciesPerChunk: Int = 1024,
+        cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) async -> Int {
+        guard species.count > speciesPerChunk, cores > 1 else {
+            output.write(lines(species))
+            return species.count
+        }
+        let chunks = stride(from: 0, to: species.count, by: speciesPerChunk).map {
+            $0..<min($0 + speciesPerChunk, species.count)
+        }
+        for window in stride(from: 0, to: chunks.count, by: cores) {
+            let positions = chunks[window..<min(window + cores, chunks.count)]
+            let rendered = await withTaskGroup(of: RenderedChunk.self, returning: [[UInt8]].self) { group in
+                for (order, range) in positions.enumerated() {
+                    group.addTask { RenderedChunk(order: order, bytes: lines(species.slice(range))) }
+                }
+                var parts = [[UInt8]](repeating: [], count: positions.count)
+                for await chunk in group { parts[chunk.order] = chunk.bytes }
+                return parts
+            }
+            rendered.forEach(output.write)
+        }
+        return species.count
+    }
+
+    /// A struct, not a tuple, for a child task's result (see `PageFetch`).
+    private struct RenderedChunk: Sendable {
+        let order: Int
+        let bytes: [UInt8]
+    }
+
+    private static func lines(_ species: SpeciesList) -> [UInt8] {
+        var json = JSONText(pretty: false)
+        for item in species {
+            write(item, to: &json)
+            json.raw("\n")
+        }
+        return json.bytes
+    }
+
     private static func write(_ species: StarWarsSpecies, to json: inout JSONText) {
         json.beginObject()
         json.member("id", species.id)
