@@ -1,15 +1,16 @@
 # species: the command-line client for SWAPI's species.
 #   make test                     build everything and run every test
 #   make run ARGS="list --all-pages"
-#   make install PREFIX=~/.local  release build of species into PREFIX/bin
+#   make install PREFIX=~/.local  release build of species into PREFIX/bin, its page into PREFIX/share/man
 #   make fuzz                     10,000 mutated responses, never a crash
 #   make bench                    times against a local server, next to curl + jq
+#   make man                      rewrites the manual page, Sources/species/species.1
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
 ARGS ?=
 
-.PHONY: build test run release install clean serve goldens fuzz snapshot bench
+.PHONY: build test run release install man clean serve goldens fuzz snapshot bench
 
 build:
 	$(SWIFT) build
@@ -35,11 +36,19 @@ release:
 	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -L"$(CURL_LINK)" \
 	  || { echo "make: the static build failed; building with the dynamic Swift runtime" >&2; $(SWIFT) build -c release; }
 
-# species into PREFIX/bin, its helper into PREFIX/libexec/species/.
+# species into PREFIX/bin, its helper into PREFIX/libexec/species/, its
+# manual page into PREFIX/share/man/man1/.
 install: release
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/libexec/species"
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/libexec/species" "$(DESTDIR)$(PREFIX)/share/man/man1"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/species" "$(DESTDIR)$(PREFIX)/bin/species"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/species-http" "$(DESTDIR)$(PREFIX)/libexec/species/species-http"
+	install -m 644 Sources/species/species.1 "$(DESTDIR)$(PREFIX)/share/man/man1/species.1"
+
+# Rewrites the manual page from the command definitions behind --help; a
+# test fails until it is rewritten after they change.
+man:
+	@$(SWIFT) build --quiet
+	"$$($(SWIFT) build --show-bin-path)/species" __manpage > Sources/species/species.1
 
 clean:
 	rm -rf .build

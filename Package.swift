@@ -15,7 +15,8 @@ let package = Package(
         // URLSession, kept out of SpeciesKit so that species starts without
         // loading FoundationNetworking and libcurl (see HelperTransport).
         .target(name: "SpeciesHTTP", dependencies: ["SpeciesKit"]),
-        .executableTarget(name: "species", dependencies: ["SpeciesKit"]),
+        // species.1 is the manual page, made by `make man`.
+        .executableTarget(name: "species", dependencies: ["SpeciesKit"], exclude: ["species.1"]),
         .executableTarget(name: "species-http", dependencies: ["SpeciesHTTP"]),
         .target(name: "TestSupport", dependencies: ["SpeciesKit"], path: "Tests/TestSupport"),
         .testTarget(name: "SpeciesKitTests", dependencies: ["SpeciesKit", "TestSupport"]),

@@ -1,3 +1,5 @@
+import SpeciesKit
+
 /// The words of a command line, sorted into option values, flags and
 /// positional arguments for one command.
 struct ParsedArguments: Equatable {
@@ -42,7 +44,8 @@ struct ArgumentParser {
                 continue
             }
             guard let command = subcommands.first(where: { $0.name == word }) else {
-                throw UsageError(message: "unknown subcommand '\(word)'", command: root)
+                let names = subcommands.filter { !$0.hidden }.map(\.name)
+                throw UsageError(message: "unknown subcommand '\(word)'" + Self.suggestion(for: word, among: names), command: root)
             }
             return (command, index)
         }
@@ -69,7 +72,8 @@ struct ArgumentParser {
             }
             let (name, inlineValue) = Self.splitInlineValue(word)
             guard let option = options.first(where: { $0.names.contains(name) }) else {
-                throw UsageError(message: "unknown option '\(name)'", command: command)
+                let names = options.flatMap(\.names).filter { $0.hasPrefix("--") }
+                throw UsageError(message: "unknown option '\(name)'" + Self.suggestion(for: name, among: names), command: command)
             }
             switch (option.takesValue, inlineValue) {
             case (true, let value?):
@@ -87,6 +91,11 @@ struct ArgumentParser {
             }
         }
         return parsed
+    }
+
+    /// "; did you mean 'list'?", for the closest name; nothing when none is close.
+    static func suggestion(for word: String, among names: [String]) -> String {
+        EditDistance.closest(to: word, among: names, limit: 1).first.map { "; did you mean '\($0)'?" } ?? ""
     }
 
     private static func isOption(_ word: String) -> Bool {

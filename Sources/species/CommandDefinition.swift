@@ -34,6 +34,12 @@ struct ArgumentDefinition: Sendable, Equatable {
     let help: String
 }
 
+/// A command line that shows a use of a command, and what it does.
+struct Example: Sendable, Equatable {
+    let command: String
+    let description: String
+}
+
 /// A command as the parser and the help text see it; the root command is
 /// `species` itself.
 struct CommandDefinition: Sendable, Equatable {
@@ -44,6 +50,9 @@ struct CommandDefinition: Sendable, Equatable {
     let usage: String
     var arguments: [ArgumentDefinition] = []
     var options: [OptionDefinition] = []
+    var examples: [Example] = []
+    /// Left out of help, completions and the manual: for the tool's own use.
+    var hidden = false
 
     var name: String { path.split(separator: " ").last.map(String.init) ?? path }
 }

@@ -1,6 +1,6 @@
 /// Help text in swift-argument-parser's layout: OVERVIEW, USAGE, ARGUMENTS,
 /// OPTIONS, GLOBAL OPTIONS and SUBCOMMANDS, labels in a 26-column margin,
-/// wrapped at 80 columns.
+/// wrapped at 80 columns; then EXAMPLES.
 enum HelpFormatter {
     static let width = 80
     static let margin = 26
@@ -10,7 +10,7 @@ enum HelpFormatter {
     ) -> String {
         var sections = [
             wrap("OVERVIEW: " + command.abstract, width: width).joined(separator: "\n"),
-            usage(command),
+            usage(command, label: "USAGE:"),
         ]
         if !command.arguments.isEmpty {
             sections.append("ARGUMENTS:\n" + rows(command.arguments.map { ($0.label, $0.help) }))
@@ -23,13 +23,18 @@ enum HelpFormatter {
                 "SUBCOMMANDS:\n" + rows(subcommands.map { ($0.name, $0.abstract) })
                     + "\n\n  See '\(command.path) help <subcommand>' for detailed help.")
         }
+        if !command.examples.isEmpty {
+            sections.append("EXAMPLES:\n" + command.examples.map { example in
+                wrap(example.description, width: width - 2).map { "  " + $0 }.joined(separator: "\n") + "\n    " + example.command
+            }.joined(separator: "\n"))
+        }
         return sections.joined(separator: "\n\n") + "\n"
     }
 
     /// The usage line, wrapped between whole `[...]` and `<...>` groups, with
     /// continuation lines aligned after the command's name.
-    private static func usage(_ command: CommandDefinition) -> String {
-        let head = "USAGE: \(command.path)"
+    static func usage(_ command: CommandDefinition, label: String) -> String {
+        let head = "\(label) \(command.path)"
         let groups = splitGroups(String(command.usage.dropFirst(command.path.count)))
         let indent = String(repeating: " ", count: head.count + 1)
         var lines = [head]

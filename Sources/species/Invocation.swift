@@ -7,6 +7,9 @@ enum Invocation: Equatable {
     case list(ListCommand, GlobalSettings)
     case show(ShowCommand, GlobalSettings)
     case cache(CacheCommand)
+    case completions(Shell)
+    case completeNames(GlobalSettings)
+    case manualPage
 }
 
 /// The global options, after the environment and the defaults.
@@ -14,6 +17,8 @@ struct GlobalSettings: Equatable {
     var root = APIRoot.swapi
     var connection = ConnectionSettings()
     var cache = CacheSettings(directory: nil)
+    var colorMode = Terminal.ColorMode.auto
+    var quiet = false
 }
 
 extension Invocation {
@@ -39,6 +44,12 @@ extension Invocation {
             self = .show(try Self.showCommand(parsed), try Self.settings(parsed, environment))
         case Commands.cache:
             self = .cache(try Self.cacheCommand(parsed, environment))
+        case Commands.completions:
+            self = .completions(try Self.choice(of: parsed, named: "bash | zsh | fish"))
+        case Commands.completeNames:
+            self = .completeNames(try Self.settings(parsed, environment))
+        case Commands.manualPage:
+            self = .manualPage
         case Commands.helpCommand:
             self = .help(try Self.helpText(asked: parsed))
         default:
@@ -49,7 +60,7 @@ extension Invocation {
     static func helpText(for command: CommandDefinition) -> String {
         HelpFormatter.render(
             command,
-            subcommands: command == Commands.root ? Commands.subcommands : [],
+            subcommands: command == Commands.root ? Commands.visibleSubcommands : [],
             globalOptions: Commands.global)
     }
 
@@ -57,8 +68,10 @@ extension Invocation {
     private static func helpText(asked parsed: ParsedArguments) throws(UsageError) -> String {
         try expectArguments(parsed, atMost: 1)
         guard let name = parsed.positionals.first else { return helpText(for: Commands.root) }
-        guard let command = Commands.subcommands.first(where: { $0.name == name }) else {
-            throw UsageError(message: "unknown subcommand '\(name)'", command: parsed.command)
+        guard let command = Commands.visibleSubcommands.first(where: { $0.name == name }) else {
+            let names = Commands.visibleSubcommands.map(\.name)
+            throw UsageError(
+                message: "unknown subcommand '\(name)'" + ArgumentParser.suggestion(for: name, among: names), command: parsed.command)
         }
         return helpText(for: command)
     }
@@ -66,7 +79,12 @@ extension Invocation {
     private static func listCommand(_ parsed: ParsedArguments) throws(UsageError) -> ListCommand {
         try expectArguments(parsed, atMost: 0)
         try exclusive(Commands.page, Commands.allPages, in: parsed)
-        try exclusive(Commands.json, Commands.jsonl, in: parsed)
+        try exclusive(Commands.listJSON, Commands.jsonl, in: parsed)
+        try exclusive(Commands.listJSON, Commands.format, in: parsed)
+        try exclusive(Commands.jsonl, Commands.format, in: parsed)
+        for format in [Commands.listJSON, Commands.jsonl] {
+            try exclusive(format, Commands.fields, in: parsed)
+        }
         var command = ListCommand()
         if let text = parsed.value(Commands.page) {
             guard let page = Int(text), page >= 1 else {
@@ -81,8 +99,49 @@ extension Invocation {
             command.search = search
         }
         command.allPages = parsed.has(Commands.allPages)
-        command.format = parsed.has(Commands.json) ? .json : parsed.has(Commands.jsonl) ? .jsonl : .table
+        command.format = parsed.has(Commands.listJSON) ? .json : parsed.has(Commands.jsonl) ? .jsonl : .table
+        if let text = parsed.value(Commands.format) {
+            switch text {
+            case "table": command.format = .table
+            case "tsv": command.format = .tsv
+            default: throw invalid(text, for: Commands.format, expected: "table or tsv", in: parsed)
+            }
+        }
+        if let text = parsed.value(Commands.sort) {
+            guard let order = SpeciesOrder(rawValue: text) else {
+                throw invalid(text, for: Commands.sort, expected: "name, height or lifespan", in: parsed)
+            }
+            command.order = order
+        }
+        command.reversed = parsed.has(Commands.reverse)
+        if let text = parsed.value(Commands.fields) {
+            let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !names.isEmpty, let fields = Optional(names.compactMap(SpeciesField.init(named:))), fields.count == names.count else {
+                let unknown = names.first { SpeciesField(named: $0) == nil } ?? text
+                throw invalid(
+                    unknown, for: Commands.fields,
+                    expected: "fields among \(SpeciesField.allCases.map(\.rawValue).joined(separator: ", "))", in: parsed)
+            }
+            command.fields = fields
+        }
         return command
+    }
+
+    /// The one argument of `completions`, `cache`: one of `choices` ("a | b").
+    private static func choice<Choice: RawRepresentable<String>>(
+        of parsed: ParsedArguments, named choices: String
+    ) throws(UsageError) -> Choice {
+        try expectArguments(parsed, atMost: 1)
+        guard let name = parsed.positionals.first else {
+            throw UsageError(message: "missing argument '\(choices)'", command: parsed.command)
+        }
+        guard let choice = Choice(rawValue: name) else {
+            let quoted = choices.split(separator: " | ").map { "'\($0)'" }
+            throw UsageError(
+                message: "unknown argument '\(name)': expected \(quoted.dropLast().joined(separator: ", ")) or \(quoted.last ?? "")",
+                command: parsed.command)
+        }
+        return choice
     }
 
     private static func showCommand(_ parsed: ParsedArguments) throws(UsageError) -> ShowCommand {
@@ -90,17 +149,11 @@ extension Invocation {
         guard !query.isEmpty else {
             throw UsageError(message: "missing argument '<name | id | url>'", command: parsed.command)
         }
-        return ShowCommand(query: query, json: parsed.has(Commands.json))
+        return ShowCommand(query: query, json: parsed.has(Commands.showJSON), related: parsed.has(Commands.related))
     }
 
     private static func cacheCommand(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> CacheCommand {
-        try expectArguments(parsed, atMost: 1)
-        guard let name = parsed.positionals.first else {
-            throw UsageError(message: "missing argument 'info | clear'", command: parsed.command)
-        }
-        guard let action = CacheCommand.Action(rawValue: name) else {
-            throw UsageError(message: "unknown action '\(name)': expected 'info' or 'clear'", command: parsed.command)
-        }
+        let action: CacheCommand.Action = try choice(of: parsed, named: "info | clear")
         return CacheCommand(action, directory: ResponseCache.defaultDirectory(environment: environment))
     }
 
@@ -137,6 +190,13 @@ extension Invocation {
             settings.cache.maxAge = maxAge
         }
         settings.cache.mode = parsed.has(Commands.offline) ? .offline : parsed.has(Commands.refresh) ? .refresh : .normal
+        if let text = parsed.value(Commands.color) {
+            guard let mode = Terminal.ColorMode(rawValue: text) else {
+                throw invalid(text, for: Commands.color, expected: "auto, always or never", in: parsed)
+            }
+            settings.colorMode = mode
+        }
+        settings.quiet = parsed.has(Commands.quiet)
         return settings
     }
 

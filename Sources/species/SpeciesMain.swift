@@ -32,10 +32,23 @@ enum SpeciesMain {
         case .version:
             output.write("species \(SpeciesRelease.version)\n")
             return 0
-        case .list(let command, let settings):
-            return await run(command.run, settings, output)
+        case .list(var command, let settings):
+            let terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
+            command.terminal = terminal
+            return await run(command.run, settings, terminal, environment, output)
         case .show(let command, let settings):
-            return await run(command.run, settings, output)
+            let terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
+            return await run(command.run, settings, terminal, environment, output)
+        case .completeNames(var settings):
+            settings.cache.mode = .offline
+            settings.quiet = true
+            return await run(NamesCommand().run, settings, Terminal(), environment, output)
+        case .completions(let shell):
+            output.write(CompletionScript.render(for: shell))
+            return 0
+        case .manualPage:
+            output.write(ManualPage.render())
+            return 0
         case .cache(let command):
             do {
                 try command.run(output)
@@ -48,10 +61,11 @@ enum SpeciesMain {
     }
 
     private static func run(
-        _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, _ output: StandardOutput
+        _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, _ terminal: Terminal,
+        _ environment: [String: String], _ output: StandardOutput
     ) async -> Int32 {
-        let diagnostics = StandardErrorDiagnostics()
-        let helper = HelperTransport.locateHelper(environment: ProcessInfo.processInfo.environment)
+        let diagnostics = StandardErrorDiagnostics(quiet: settings.quiet, showsProgress: terminal.progress)
+        let helper = HelperTransport.locateHelper(environment: environment)
         let client = SpeciesClient.live(
             root: settings.root, connection: settings.connection, cache: settings.cache, helper: helper,
             diagnostics: diagnostics)

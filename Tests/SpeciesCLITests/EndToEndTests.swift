@@ -187,8 +187,23 @@ struct EndToEndTests {
         #expect(
             result.stderr == """
                 error: unknown option '--foo'
-                usage: species list [--page <n> | --all-pages] [--search <text>] [--json | --jsonl]
+                usage: species list [--page <n> | --all-pages] [--search <text>]
+                                    [--json | --jsonl | --format <format>] [--sort <key>]
+                                    [--reverse] [--fields <a,b,...>]
                 See 'species list --help'.
+
+                """)
+    }
+
+    @Test func aMistypedCommandSuggestsTheClosest() async throws {
+        let result = try await SpeciesBinary.run(["lsit"])
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr == """
+                error: unknown subcommand 'lsit'; did you mean 'list'?
+                usage: species <subcommand> [<options>]
+                See 'species --help'.
 
                 """)
     }

@@ -41,6 +41,28 @@ struct InvocationTests {
         let invocation = try parse(["list", "--search", "Yoda's species", "--all-pages", "--jsonl"])
         #expect(invocation == .list(ListCommand(allPages: true, search: "Yoda's species", format: .jsonl), GlobalSettings()))
         #expect(try parse(["list", "--json"]) == .list(ListCommand(format: .json), GlobalSettings()))
+        let arranged = try parse(["list", "--sort", "lifespan", "--reverse", "--format", "tsv", "--fields", "name, average_height,ID"])
+        #expect(
+            arranged == .list(
+                ListCommand(format: .tsv, order: .lifespan, reversed: true, fields: [.name, .height, .id]), GlobalSettings()))
+        #expect(try parse(["list", "--json", "--sort", "name"]) == .list(ListCommand(format: .json, order: .name), GlobalSettings()))
+        #expect(try parse(["list", "--format", "table"]) == .list(ListCommand(), GlobalSettings()))
+    }
+
+    @Test func showRelated() throws {
+        #expect(try parse(["show", "kel", "dor", "--related", "--json"]) == .show(ShowCommand(query: "kel dor", json: true, related: true), GlobalSettings()))
+    }
+
+    @Test func colourAndQuiet() throws {
+        #expect(try parse(["--color", "never", "list", "-q"]) == .list(ListCommand(), GlobalSettings(colorMode: .never, quiet: true)))
+        #expect(try parse(["show", "1", "--color=always", "--quiet"]) == .show(ShowCommand(query: "1"), GlobalSettings(colorMode: .always, quiet: true)))
+    }
+
+    @Test func completionsAndTheHiddenCommands() throws {
+        #expect(try parse(["completions", "zsh"]) == .completions(.zsh))
+        #expect(try parse(["__complete-names", "--base-url", "http://127.0.0.1:8000/api/"]) == .completeNames(Self.localSettings))
+        #expect(try parse(["__manpage"]) == .manualPage)
+        #expect(!Invocation.helpText(for: Commands.root).contains("__"))
     }
 
     @Test func theEnvironmentGivesTheBaseURLAndTheOptionWins() throws {
@@ -83,7 +105,9 @@ struct InvocationTests {
         #expect(
             usageError(["list", "--foo"])?.rendered == """
                 error: unknown option '--foo'
-                usage: species list [--page <n> | --all-pages] [--search <text>] [--json | --jsonl]
+                usage: species list [--page <n> | --all-pages] [--search <text>]
+                                    [--json | --jsonl | --format <format>] [--sort <key>]
+                                    [--reverse] [--fields <a,b,...>]
                 See 'species list --help'.
 
                 """)
@@ -92,7 +116,20 @@ struct InvocationTests {
     @Test(
         arguments: [
             ([], "missing subcommand", "species"),
-            (["lsit"], "unknown subcommand 'lsit'", "species"),
+            (["lsit"], "unknown subcommand 'lsit'; did you mean 'list'?", "species"),
+            (["shwo", "yoda"], "unknown subcommand 'shwo'; did you mean 'show'?", "species"),
+            (["frobnicate"], "unknown subcommand 'frobnicate'", "species"),
+            (["list", "--al-pages"], "unknown option '--al-pages'; did you mean '--all-pages'?", "species list"),
+            (["list", "--sort", "mass"], "invalid value 'mass' for '--sort <key>': expected name, height or lifespan", "species list"),
+            (["list", "--format", "csv"], "invalid value 'csv' for '--format <format>': expected table or tsv", "species list"),
+            (["list", "--json", "--format", "tsv"], "'--json' and '--format' cannot be used together", "species list"),
+            (["list", "--jsonl", "--fields", "name"], "'--jsonl' and '--fields' cannot be used together", "species list"),
+            (["list", "--fields", "name,mass"], "invalid value 'mass' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, created, edited, url", "species list"),
+            (["list", "--fields", "name,"], "invalid value '' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, created, edited, url", "species list"),
+            (["list", "--color", "sometimes"], "invalid value 'sometimes' for '--color <when>': expected auto, always or never", "species list"),
+            (["completions"], "missing argument 'bash | zsh | fish'", "species completions"),
+            (["completions", "tcsh"], "unknown argument 'tcsh': expected 'bash', 'zsh' or 'fish'", "species completions"),
+            (["help", "lsit"], "unknown subcommand 'lsit'; did you mean 'list'?", "species help"),
             (["--foo", "list"], "unknown option '--foo'", "species list"),
             (["list", "--page"], "missing value for '--page <n>'", "species list"),
             (["list", "--page", "--json"], "missing value for '--page <n>'", "species list"),
@@ -142,12 +179,17 @@ struct HelpTests {
             #expect(help.contains("\n  \(option.label)"))
         }
         let headings = lines.filter { $0.hasSuffix(":") && $0 == $0.uppercased() && !$0.hasPrefix(" ") }
+        let examples: [Substring] = command.hidden ? [] : ["EXAMPLES:"]
         if command == Commands.root {
-            #expect(headings == ["OPTIONS:", "SUBCOMMANDS:"])
-            #expect(help.hasSuffix("\n  See 'species help <subcommand>' for detailed help.\n"))
+            #expect(headings == ["OPTIONS:", "SUBCOMMANDS:"] + examples)
+            #expect(help.contains("\n  See 'species help <subcommand>' for detailed help.\n"))
         } else {
-            #expect(headings.suffix(2) == ["OPTIONS:", "GLOBAL OPTIONS:"])
+            #expect(headings.suffix(2 + examples.count) == ["OPTIONS:", "GLOBAL OPTIONS:"] + examples)
             #expect(help.contains("\n  --base-url <url>        The API root"))
+        }
+        if !command.hidden {
+            #expect((2...3).contains(command.examples.count))
+            #expect(help.hasSuffix("\n    \(command.examples.last?.command ?? "")\n"))
         }
     }
 
@@ -157,7 +199,8 @@ struct HelpTests {
                 """
 
                 USAGE: species list [--page <n> | --all-pages] [--search <text>]
-                                    [--json | --jsonl]
+                                    [--json | --jsonl | --format <format>] [--sort <key>]
+                                    [--reverse] [--fields <a,b,...>]
 
                 """))
     }

@@ -5,11 +5,11 @@ import TestSupport
 @testable import SpeciesKit
 
 @Suite("Next links")
-struct NextLinkTests {
+struct LinkPolicyTests {
     let page = URL(string: "https://swapi.dev/api/species/")!
 
     private func resolve(_ link: String, root: String = "https://swapi.dev/api/") throws -> String {
-        try NextLink.resolve(link, of: page, root: APIRoot(root)!).absoluteString
+        try LinkPolicy.resolve(link, of: page, root: APIRoot(root)!).absoluteString
     }
 
     @Test(
@@ -46,10 +46,10 @@ struct NextLinkTests {
     @Test func anHTTPSLinkUnderAnHTTPRootIsNotDowngradedButRefused() throws {
         let local = URL(string: "http://127.0.0.1:8000/api/species/")!
         let root = APIRoot("http://127.0.0.1:8000/api/")!
-        #expect(try NextLink.resolve("http://127.0.0.1:8000/api/species/?page=2", of: local, root: root).absoluteString
+        #expect(try LinkPolicy.resolve("http://127.0.0.1:8000/api/species/?page=2", of: local, root: root).absoluteString
             == "http://127.0.0.1:8000/api/species/?page=2")
         #expect(throws: SpeciesError.self) {
-            _ = try NextLink.resolve("https://127.0.0.1:8000/api/species/?page=2", of: local, root: root)
+            _ = try LinkPolicy.resolve("https://127.0.0.1:8000/api/species/?page=2", of: local, root: root)
         }
     }
 }
@@ -185,7 +185,9 @@ struct DeadlineTests {
         await #expect(throws: TransportError(.timedOut(seconds: 0.2), url: url, detail: "no complete answer within 0.2 s (--timeout)")) {
             _ = try await DeadlineTransport(silent, seconds: 0.2).send(HTTPRequest(url: url))
         }
-        #expect(Date().timeIntervalSince(start) < 5, "the slow request was cancelled, not awaited")
+        // Far below the 60 s of the request, and far above what a busy test
+        // runner on two cores may add.
+        #expect(Date().timeIntervalSince(start) < 30, "the slow request was cancelled, not awaited")
     }
 
     @Test func aPromptAnswerPassesThrough() async throws {

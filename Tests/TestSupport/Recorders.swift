@@ -17,7 +17,7 @@ public final class CapturedOutput: OutputSink {
 
 /// Collects warnings, notes and errors.
 public final class RecordingDiagnostics: Diagnostics {
-    private let state = Mutex((warnings: [String](), notes: [String](), errors: [String]()))
+    private let state = Mutex((warnings: [String](), notes: [String](), errors: [String](), progress: [String]()))
 
     public init() {}
 
@@ -28,6 +28,9 @@ public final class RecordingDiagnostics: Diagnostics {
     public func warning(_ message: String) { state.withLock { $0.warnings.append(message) } }
     public func note(_ message: String) { state.withLock { $0.notes.append(message) } }
     public func error(_ message: String) { state.withLock { $0.errors.append(message) } }
+    public func progress(_ message: String) { state.withLock { $0.progress.append(message) } }
+    public func progressEnded() { state.withLock { $0.progress.append("(ended)") } }
+    public var progress: [String] { state.withLock { $0.progress } }
 }
 
 /// A list that closures running anywhere can append to.

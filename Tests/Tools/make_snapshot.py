@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes Sources/SpeciesKit/Snapshot/BundledSnapshot.swift: every recorded
 SWAPI response of Fixtures/swapi with status 200, keyed by its path under
-https://swapi.dev/api/ (species/?page=1 as species/), and the day it was
-generated. Run by `make snapshot`; a test checks that it matches the
-fixtures.
+https://swapi.dev/api/ (species/?page=1 as species/), the paths recorded as
+404, and the day it was generated. Run by `make snapshot`; a test checks
+that it matches the fixtures.
 """
 
 import datetime
@@ -33,11 +33,15 @@ def swift_raw_string(text):
 def main():
     date = sys.argv[1] if len(sys.argv) > 1 else datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     fixtures = os.path.join(PACKAGE, "Fixtures", "swapi")
-    entries = []
+    entries, missing = [], []
     with open(os.path.join(fixtures, "index.txt"), encoding="utf-8") as index:
         for line in index:
             fields = line.split()
-            if len(fields) == 3 and fields[1].startswith(ROOT) and fields[2] == "200":
+            if len(fields) != 3 or not fields[1].startswith(ROOT):
+                continue
+            if fields[2] == "404":
+                missing.append(key(fields[1]))
+            elif fields[2] == "200":
                 with open(os.path.join(fixtures, fields[0]), encoding="utf-8") as response:
                     entries.append((key(fields[1]), response.read()))
     lines = [
@@ -52,6 +56,8 @@ def main():
         "    static let responses: [String: String] = [",
     ]
     lines += [f'        "{path}": {swift_raw_string(body)},' for path, body in entries]
+    lines += ["    ]", "", "    /// Paths SWAPI answered 404 Not Found.", "    static let notFound: Set<String> = ["]
+    lines += [f'        "{path}",' for path in missing]
     lines += ["    ]", "}", ""]
     target = os.path.join(PACKAGE, "Sources", "SpeciesKit", "Snapshot", "BundledSnapshot.swift")
     os.makedirs(os.path.dirname(target), exist_ok=True)

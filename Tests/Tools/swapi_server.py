@@ -63,6 +63,8 @@ FAULTS = {
     "big-page": "species page 1 holds 2,000 species and no next link",
     "huge-page": "species page 1 holds --huge-page species (100,000: about 70 MB) and no next link",
     "redirect-off-host": "every request redirects to localhost instead of 127.0.0.1",
+    "dangling-film": "species 3 links to films/7 too, which answers 404, as on SWAPI",
+    "off-host-homeworld": "species 3's homeworld is on another host",
 }
 
 
@@ -219,6 +221,11 @@ class Handler(BaseHTTPRequestHandler):
             human["name"] = "\x1b[2J\x1b[31mRed\x1b[0m Human\x07"
             human["language"] = "Galactic\u009b31m Basic"
             return status, json.dumps(document).encode()
+        if fault == "dangling-film" and rest == "species/3/":
+            document = json.loads(body)
+            return status, self.edit(body, films=document["films"] + [f"{own_root}films/7/"])
+        if fault == "off-host-homeworld" and rest == "species/3/":
+            return status, self.edit(body, homeworld="http://evil.example/api/planets/14/")
         if fault in ("oversized", "oversized-declared") and first_page:
             return status, body[:-1] + b" " * (2 * 1024 * 1024) + b"}"
         if fault == "huge-page" and first_page:

@@ -4,18 +4,23 @@ import Foundation
 /// expected, in words a user can act on.
 enum ResponseDecoder {
     static func page(from body: Data, url: URL) throws(SpeciesError) -> SpeciesPage {
-        try checkStart(of: body, url: url)
-        do {
-            return try SpeciesDocument.page(body)
-        } catch {
-            throw .invalidResponse(url: url, problem: error.description)
-        }
+        try decode(body, url: url, with: SpeciesDocument.page)
     }
 
     static func species(from body: Data, url: URL) throws(SpeciesError) -> StarWarsSpecies {
+        try decode(body, url: url, with: SpeciesDocument.species)
+    }
+
+    static func resource(from body: Data, url: URL) throws(SpeciesError) -> RelatedResource {
+        try decode(body, url: url, with: SpeciesDocument.resource)
+    }
+
+    private static func decode<Value>(
+        _ body: Data, url: URL, with decoder: (Data) throws(SpeciesDocument.Problem) -> Value
+    ) throws(SpeciesError) -> Value {
         try checkStart(of: body, url: url)
         do {
-            return try SpeciesDocument.species(body)
+            return try decoder(body)
         } catch {
             throw .invalidResponse(url: url, problem: error.description)
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Fetches and decodes species and pages of species, checking the HTTP status
 /// of every response (URLSession does not throw on a 404), and follows `next`
-/// links under the rules of `NextLink`.
+/// links under the rules of `LinkPolicy`.
 public struct SpeciesClient: Sendable {
     /// More pages than this is taken for a server that never ends.
     public static let maxPages = 500
@@ -11,7 +11,7 @@ public struct SpeciesClient: Sendable {
 
     public let root: APIRoot
     private let transport: any HTTPTransport
-    private let diagnostics: any Diagnostics
+    let diagnostics: any Diagnostics
     private let pageConcurrency: Int
 
     /// - Parameter pageConcurrency: pages fetched at once when page 1 shows
@@ -51,16 +51,18 @@ public struct SpeciesClient: Sendable {
     /// API's host, a loop, or more than `maxPages` pages end it with exit
     /// status 65; so does a `next` link that answers 404.
     public func forEachPage(from first: URL, _ body: (SpeciesPage) async throws -> Void) async throws {
+        diagnostics.progress("fetching page 1…")
         var walk = PageWalk(url: first, page: try await page(at: first))
         let counted = walk.page.previous == nil ? walk.page.count : nil
+        walk.pages = counted.flatMap { count in walk.page.species.isEmpty ? nil : count.dividedRoundingUp(by: walk.page.species.count) }
         try await walk.deliver(to: body)
         if pageConcurrency > 1, let next = walk.page.next,
-            let plan = PagePlan(first: walk.page, next: try NextLink.resolve(next, of: first, root: root), maxPages: Self.maxPages)
+            let plan = PagePlan(first: walk.page, next: try LinkPolicy.resolve(next, of: first, root: root), maxPages: Self.maxPages)
         {
             walk = try await fetchConcurrently(plan, after: walk, body)
         }
         while let next = walk.page.next {
-            let nextURL = try NextLink.resolve(next, of: walk.url, root: root)
+            let nextURL = try LinkPolicy.resolve(next, of: walk.url, root: root)
             guard walk.visited.insert(nextURL.absoluteString).inserted else {
                 throw SpeciesError.refused(
                     url: walk.url, problem: "its 'next' link leads back to \(nextURL.absoluteString), a page already read: a loop")
@@ -68,6 +70,7 @@ public struct SpeciesClient: Sendable {
             guard walk.visited.count <= Self.maxPages else {
                 throw SpeciesError.refused(url: nextURL, problem: "more than \(Self.maxPages) pages; stopped here")
             }
+            diagnostics.progress(walk.fetching(walk.visited.count))
             walk.advance(to: nextURL, page: try await page(at: nextURL, linkedFrom: walk.url))
             try await walk.deliver(to: body)
         }
@@ -92,6 +95,7 @@ public struct SpeciesClient: Sendable {
             var inFlight = 0
             for number in 2...plan.lastPage {
                 guard let url = plan.url(page: number), links(walk.page.next, from: walk.url, to: url) else { break }
+                diagnostics.progress(walk.fetching(number))
                 while arrived[number] == nil {
                     while inFlight < pageConcurrency, nextToStart <= plan.lastPage {
                         addFetch(of: nextToStart, in: plan, to: &group)
@@ -134,7 +138,7 @@ public struct SpeciesClient: Sendable {
 
     /// Whether `link`, found on the page at `page`, leads to `target`.
     private func links(_ link: String?, from page: URL, to target: URL) -> Bool {
-        guard let link, let url = try? NextLink.resolve(link, of: page, root: root) else { return false }
+        guard let link, let url = try? LinkPolicy.resolve(link, of: page, root: root) else { return false }
         return url.absoluteString == target.absoluteString
     }
 
@@ -157,7 +161,7 @@ public struct SpeciesClient: Sendable {
     }
 
     /// The body of a 2xx answer to GET `url`.
-    private func fetch(_ url: URL) async throws -> Data {
+    func fetch(_ url: URL) async throws -> Data {
         let response: HTTPResponse
         do {
             response = try await transport.send(HTTPRequest(url: url))
@@ -198,6 +202,8 @@ private struct PageWalk {
     var page: SpeciesPage
     var visited: Set<String>
     var received = 0
+    /// How many pages page 1 says there are.
+    var pages: Int?
 
     init(url: URL, page: SpeciesPage) {
         self.url = url
@@ -208,6 +214,11 @@ private struct PageWalk {
     mutating func advance(to url: URL, page: SpeciesPage) {
         self.url = url
         self.page = page
+    }
+
+    /// "fetching page 3 of 4…".
+    func fetching(_ number: Int) -> String {
+        "fetching page \(number)" + (pages.map { number <= $0 ? " of \($0)" : "" } ?? "") + "…"
     }
 
     mutating func deliver(to body: (SpeciesPage) async throws -> Void) async throws {

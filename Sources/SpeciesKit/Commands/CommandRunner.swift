@@ -7,12 +7,15 @@ public enum CommandRunner {
         defer { context.output.flush() }
         do {
             try await command(context)
+            context.diagnostics.progressEnded()
             return 0
         } catch let error as SpeciesError {
+            context.diagnostics.progressEnded()
             context.output.flush()
             context.diagnostics.error(error.message)
             return error.exitCode
         } catch {
+            context.diagnostics.progressEnded()
             context.output.flush()
             context.diagnostics.error("internal error: \(error)")
             return 70

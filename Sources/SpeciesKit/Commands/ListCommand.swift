@@ -1,19 +1,35 @@
-/// `species list`: one page of species, or every page, as a table or JSON.
+/// `species list`: one page of species, or every page, as a table, TSV or JSON.
 public struct ListCommand: Sendable, Equatable {
     public enum Format: Sendable, Equatable {
-        case table, json, jsonl
+        case table, tsv, json, jsonl
     }
 
     public var page: Int
     public var allPages: Bool
     public var search: String?
     public var format: Format
+    /// `--sort`; nil keeps API order.
+    public var order: SpeciesOrder?
+    /// `--reverse`: the order, or API order, backwards.
+    public var reversed: Bool
+    /// The columns of the table and of TSV.
+    public var fields: [SpeciesField]
+    /// The table's width and colour.
+    public var terminal: Terminal
 
-    public init(page: Int = 1, allPages: Bool = false, search: String? = nil, format: Format = .table) {
+    public init(
+        page: Int = 1, allPages: Bool = false, search: String? = nil, format: Format = .table,
+        order: SpeciesOrder? = nil, reversed: Bool = false, fields: [SpeciesField] = SpeciesField.defaults,
+        terminal: Terminal = Terminal()
+    ) {
         self.page = page
         self.allPages = allPages
         self.search = search
         self.format = format
+        self.order = order
+        self.reversed = reversed
+        self.fields = fields
+        self.terminal = terminal
     }
 
     public func run(_ context: CommandContext) async throws {
@@ -27,14 +43,14 @@ public struct ListCommand: Sendable, Equatable {
     private func onePage(_ context: CommandContext) async throws -> Int {
         let url = context.client.root.speciesURL(page: page, search: search)
         let result: SpeciesPage
+        context.diagnostics.progress("fetching page \(page)…")
         do {
             result = try await context.client.page(at: url)
         } catch SpeciesError.httpStatus(404, _) where page > 1 {
             throw SpeciesError.notFound(what: "page \(page)" + searchDescription, url: url)
         }
-        let printed =
-            format == .jsonl
-            ? await SpeciesJSON.writeLines(result.species, to: context.output) : write([result.species], to: context.output)
+        context.diagnostics.progressEnded()
+        let printed = await write([result.species], to: context.output)
         if let summary = summary(of: result) {
             // At a terminal the hint belongs below the table.
             context.output.flush()
@@ -43,37 +59,55 @@ public struct ListCommand: Sendable, Equatable {
         return printed
     }
 
-    /// Follows `next` to the last page. `--jsonl` prints each page as it
-    /// arrives; the table and `--json` print only once every page is in, so
-    /// a failure leaves stdout empty. Pages wait as their response bodies;
-    /// species are decoded as they are printed.
+    /// Follows `next` to the last page. `--jsonl` in API order prints each
+    /// page as it arrives; the other formats, and any order, print only once
+    /// every page is in, so a failure leaves stdout empty. Pages wait as
+    /// their response bodies; species are decoded as they are printed.
     private func everyPage(_ context: CommandContext) async throws -> Int {
+        let streams = format == .jsonl && !reorders
         var pages: [SpeciesList] = []
         var printed = 0
         try await context.client.forEachPage(from: context.client.root.speciesURL(page: page, search: search)) { result in
-            if format == .jsonl {
+            if streams {
+                context.diagnostics.progressEnded()
                 printed += await SpeciesJSON.writeLines(result.species, to: context.output)
                 context.output.flush()
             } else {
                 pages.append(result.species)
             }
         }
-        return format == .jsonl ? printed : write(pages, to: context.output)
+        context.diagnostics.progressEnded()
+        return streams ? printed : await write(pages, to: context.output)
     }
 
-    /// Prints the species of `pages` in the format asked; returns how many.
-    private func write(_ pages: [SpeciesList], to output: any OutputSink) -> Int {
-        let species = pages.joined()
-        switch format {
-        case .table:
-            let all = Array(species)
-            output.write(SpeciesTable.render(all))
-            return all.count
-        case .json:
-            return SpeciesJSON.writeArray(species, to: output)
-        case .jsonl:
-            return SpeciesJSON.writeLines(species, to: output)
+    private var reorders: Bool { order != nil || reversed }
+
+    /// Prints the species of `pages` in the format and order asked; returns
+    /// how many. JSON in API order is written as it is decoded; a table, TSV
+    /// or another order needs every species first.
+    private func write(_ pages: [SpeciesList], to output: any OutputSink) async -> Int {
+        switch (format, reorders) {
+        case (.json, false):
+            return SpeciesJSON.writeArray(pages.joined(), to: output)
+        case (.jsonl, false):
+            return pages.count == 1
+                ? await SpeciesJSON.writeLines(pages[0], to: output) : SpeciesJSON.writeLines(pages.joined(), to: output)
+        default:
+            let species = arranged(Array(pages.joined()))
+            switch format {
+            case .table: output.write(SpeciesTable.render(species, fields: fields, width: terminal.width, color: terminal.color))
+            case .tsv: output.write(SpeciesTSV.render(species, fields: fields))
+            case .json: SpeciesJSON.writeArray(species, to: output)
+            case .jsonl: SpeciesJSON.writeLines(species, to: output)
+            }
+            return species.count
         }
+    }
+
+    /// `--sort` and `--reverse` applied.
+    private func arranged(_ species: [StarWarsSpecies]) -> [StarWarsSpecies] {
+        if let order { return order.sorted(species, reversed: reversed) }
+        return reversed ? species.reversed() : species
     }
 
     /// "page 1 of 4, 37 species; use --page 2 or --all-pages", when there

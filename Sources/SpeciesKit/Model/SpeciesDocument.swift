@@ -34,6 +34,35 @@ public enum SpeciesDocument {
         }.get()
     }
 
+    /// The name or title, and episode, of a planet, person or film; a value
+    /// of another type is taken as absent.
+    static func resource(_ body: Data) throws(Problem) -> RelatedResource {
+        try body.withUnsafeBytes { raw in
+            Result { () throws(Problem) in
+                try checkWhole(raw)
+                var scanner = JSONScanner(raw)
+                var resource = RelatedResource()
+                do {
+                    try scanner.expect(UInt8(ascii: "{"))
+                    guard !scanner.consume(UInt8(ascii: "}")) else { return resource }
+                    repeat {
+                        let key = try scanner.readString()
+                        try scanner.expect(UInt8(ascii: ":"))
+                        switch (key, scanner.peek() ?? 0) {
+                        case ("name", UInt8(ascii: "\"")): resource.name = try scanner.readString()
+                        case ("title", UInt8(ascii: "\"")): resource.title = try scanner.readString()
+                        case ("episode_id", UInt8(ascii: "0")...UInt8(ascii: "9")): resource.episode = try scanner.readWholeNumber()
+                        default: try scanner.skipValue()
+                        }
+                    } while scanner.consume(UInt8(ascii: ","))
+                } catch {
+                    throw .notJSON
+                }
+                return resource
+            }
+        }.get()
+    }
+
     /// Decodes the species at `range` of a body that `page` has checked.
     static func species(in body: Data, at range: Range<Int>) -> StarWarsSpecies {
         body.withUnsafeBytes { raw in

@@ -8,6 +8,16 @@ public enum DetailRenderer {
         "\(TerminalText.escape(species.name ?? ""))\n\n\(description(of: species))\n"
     }
 
+    /// What `--related` adds after the detail text and a blank line: the
+    /// homeworld, the people, and the films in episode order.
+    public static func render(_ related: RelatedResources) -> String {
+        func names(_ names: [RelatedResources.Name]) -> String {
+            names.isEmpty ? "none" : names.map { TerminalText.escape($0.text) }.joined(separator: ", ")
+        }
+        return "Homeworld: \(related.homeworld.map { TerminalText.escape($0.text) } ?? "none")\n"
+            + "People: \(names(related.people))\nFilms: \(names(related.films))\n"
+    }
+
     public static func description(of species: StarWarsSpecies) -> String {
         let safe = TerminalText.escape
         var text = ""

@@ -6,10 +6,11 @@ public enum SpeciesJSON {
     /// Output is handed over in pieces of about this size.
     private static let chunk = 64 * 1024
 
-    /// `--json` for one species: an object, indented as `jq .` would print it.
-    public static func document(_ species: StarWarsSpecies) -> String {
+    /// `--json` for one species: an object, indented as `jq .` would print
+    /// it; with `related`, its last key is `related`.
+    public static func document(_ species: StarWarsSpecies, related: RelatedResources? = nil) -> String {
         var json = JSONText(pretty: true)
-        write(species, to: &json)
+        write(species, to: &json, related: related)
         json.raw("\n")
         return String(decoding: json.bytes, as: UTF8.self)
     }
@@ -93,7 +94,7 @@ public enum SpeciesJSON {
         return json.bytes
     }
 
-    private static func write(_ species: StarWarsSpecies, to json: inout JSONText) {
+    private static func write(_ species: StarWarsSpecies, to json: inout JSONText, related: RelatedResources? = nil) {
         json.beginObject()
         json.member("id", species.id)
         json.member("name", species.name)
@@ -111,6 +112,14 @@ public enum SpeciesJSON {
         json.member("created", species.created)
         json.member("edited", species.edited)
         json.member("url", species.url)
+        if let related {
+            json.key("related")
+            json.beginObject()
+            json.member("homeworld", related.homeworld?.name)
+            json.member("people", related.people.map(\.name))
+            json.member("films", related.films.map(\.name))
+            json.endObject()
+        }
         json.endObject()
     }
 }
@@ -190,7 +199,18 @@ struct JSONText {
         close(UInt8(ascii: "]"))
     }
 
-    private mutating func key(_ key: StaticString) {
+    /// Names, some of them unknown (null).
+    mutating func member(_ key: StaticString, _ values: [String?]) {
+        self.key(key)
+        open(UInt8(ascii: "["))
+        for value in values {
+            startValue()
+            if let value { appendQuoted(value) } else { raw("null") }
+        }
+        close(UInt8(ascii: "]"))
+    }
+
+    mutating func key(_ key: StaticString) {
         startValue()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))

@@ -1,49 +1,64 @@
 /// The aligned table of `species list`.
 public enum SpeciesTable {
-    public enum Alignment: Sendable {
-        case left, right
-    }
-
-    public struct Column: Sendable {
-        public let header: String
-        public let alignment: Alignment
-        public let value: @Sendable (StarWarsSpecies) -> String?
-    }
-
     /// Shown for an absent value.
     public static let missing = "-"
 
-    public static let columns: [Column] = [
-        Column(header: "NAME", alignment: .left) { $0.name },
-        Column(header: "CLASSIFICATION", alignment: .left) { $0.classification },
-        Column(header: "DESIGNATION", alignment: .left) { $0.designation },
-        Column(header: "HEIGHT", alignment: .right) { $0.averageHeight.map(String.init) },
-        Column(header: "LIFESPAN", alignment: .left) { $0.averageLifespan },
-        Column(header: "LANGUAGE", alignment: .left) { $0.language },
-    ]
-
     /// A header row and one row per species, columns two spaces apart, with
     /// no trailing spaces; nothing at all for no species. Control characters
-    /// in the server's values are escaped (`TerminalText`).
-    public static func render(_ species: [StarWarsSpecies], columns: [Column] = columns) -> String {
-        guard !species.isEmpty else { return "" }
-        let rows = [columns.map(\.header)] + species.map { item in
-            columns.map { $0.value(item).map(TerminalText.escape) ?? missing }
-        }
-        let widths = columns.indices.map { index in
-            rows.map { $0[index].count }.max() ?? 0
-        }
-        var text = ""
-        for row in rows {
-            var line = ""
-            for (index, cell) in row.enumerated() {
-                let padding = String(repeating: " ", count: widths[index] - cell.count)
-                if index > 0 { line += "  " }
-                line += columns[index].alignment == .right ? padding + cell : cell + padding
-            }
-            while line.last == " " { line.removeLast() }
-            text += line + "\n"
+    /// in the server's values are escaped (`TerminalText`). Within `width`
+    /// the widest columns are narrowed, their long cells ending in `…`; with
+    /// `color`, the header is bold and absent values are dim.
+    public static func render(
+        _ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults, width: Int? = nil,
+        color: Bool = false
+    ) -> String {
+        guard !species.isEmpty, !fields.isEmpty else { return "" }
+        let rows = species.map { item in fields.map { $0.value(of: item).map(TerminalText.escape) } }
+        let contentWidths = fields.indices.map { column in rows.map { DisplayWidth.of($0[column] ?? missing) }.max() ?? 0 }
+        var widths = fields.indices.map { max(DisplayWidth.of(fields[$0].header), contentWidths[$0]) }
+        if let width { narrow(&widths, to: width, contents: contentWidths, fields: fields) }
+
+        let bold = color ? { "\u{1B}[1m\($0)\u{1B}[0m" } : { $0 }
+        let dim = color ? { "\u{1B}[2m\($0)\u{1B}[0m" } : { $0 }
+        var text = line(fields.map(\.header), widths: widths, fields: fields) { _, cell in bold(cell) } + "\n"
+        for values in rows {
+            text += line(values.map { $0 ?? missing }, widths: widths, fields: fields) { column, cell in
+                values[column] == nil ? dim(cell) : cell
+            } + "\n"
         }
         return text
+    }
+
+    /// Takes a column at a time until the table fits: first from headers
+    /// wider than their values, then from the widest column. Numbers are
+    /// never cut (a cut number would read as another number); text keeps at
+    /// least four columns.
+    private static func narrow(_ widths: inout [Int], to width: Int, contents: [Int], fields: [SpeciesField]) {
+        let minimums = fields.indices.map { fields[$0].alignsRight ? widths[$0] : min(4, widths[$0]) }
+        var total = widths.reduce(0, +) + 2 * (widths.count - 1)
+        while total > width {
+            let narrowable = widths.indices.filter { widths[$0] > minimums[$0] }
+            let headerOnly = narrowable.filter { widths[$0] > contents[$0] }
+            guard let column = (headerOnly.isEmpty ? narrowable : headerOnly).max(by: { widths[$0] < widths[$1] })
+            else { return }
+            widths[column] -= 1
+            total -= 1
+        }
+    }
+
+    /// One row: each cell cut to its column, styled, and padded outside the
+    /// style, so that escape sequences never count as width.
+    private static func line(
+        _ texts: [String], widths: [Int], fields: [SpeciesField], style: (Int, String) -> String
+    ) -> String {
+        var line = ""
+        for (column, text) in texts.enumerated() {
+            let cell = DisplayWidth.truncate(text, to: widths[column])
+            let padding = String(repeating: " ", count: max(0, widths[column] - DisplayWidth.of(cell)))
+            if column > 0 { line += "  " }
+            line += fields[column].alignsRight ? padding + style(column, cell) : style(column, cell) + padding
+        }
+        while line.last == " " { line.removeLast() }
+        return line
     }
 }

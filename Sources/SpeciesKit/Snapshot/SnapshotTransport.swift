@@ -5,8 +5,10 @@ import Synchronization
 /// of last resort offline. It answers under the API root as SWAPI would:
 /// recorded pages and resources as they are, searches computed as SWAPI
 /// computes them (a case-insensitive part of the name, 10 a page, in id
-/// order), 404 for the rest; links point to the root. It says once on
-/// stderr that the data comes from the snapshot, and of which date.
+/// order), 404 for species it does not hold (it holds them all) and for
+/// what SWAPI answered 404; links point to the root. Anything else it does
+/// not hold (most people) is not available offline. It says
+/// once on stderr that the data comes from the snapshot, and of which date.
 public final class SnapshotTransport: HTTPTransport {
     private static let recordedRoot = "https://swapi.dev/api/"
     private static let pageSize = 10
@@ -52,6 +54,9 @@ public final class SnapshotTransport: HTTPTransport {
             body = nil
         }
         guard let body else {
+            guard path.hasPrefix("species/") || BundledSnapshot.notFound.contains(Self.key(path, query)) else {
+                throw TransportError(.offline, url: request.url, detail: "it is neither in the cache nor in the bundled snapshot")
+            }
             return HTTPResponse(status: 404, headers: ["Content-Type": "application/json"], body: Data(#"{"detail":"Not found"}"#.utf8))
         }
         return HTTPResponse(

@@ -1,13 +1,17 @@
 import Foundation
 
-/// Which `next` links are followed: only those on the API root's host and
-/// port. An `http` link under an `https` root on that host is upgraded to
-/// `https` (SWAPI has served such links); nothing is ever downgraded. Any
+/// Which links from the server are followed (`next` links, and links to a
+/// species' planet, people and films): only those on the API root's host
+/// and port. An `http` link under an `https` root on that host is upgraded
+/// to `https` (SWAPI has served such links); nothing is ever downgraded. Any
 /// other link is refused without being requested.
-enum NextLink {
-    static func resolve(_ text: String, of page: URL, root: APIRoot) throws(SpeciesError) -> URL {
+enum LinkPolicy {
+    /// - Parameters:
+    ///   - kind: how messages name the link, such as `'next' link`.
+    ///   - page: where the link was found.
+    static func resolve(_ text: String, kind: String = "'next' link", of page: URL, root: APIRoot) throws(SpeciesError) -> URL {
         func refuse(_ why: String) -> SpeciesError {
-            .refused(url: page, problem: "its 'next' link '\(text)' \(why); not followed")
+            .refused(url: page, problem: "its \(kind) '\(text)' \(why); not followed")
         }
         guard let absolute = URL(string: text, relativeTo: page)?.absoluteURL,
             var link = URLComponents(url: absolute, resolvingAgainstBaseURL: false),

@@ -1,0 +1,34 @@
+/// The order of `list --sort`: names alphabetically (ignoring case), heights
+/// and lifespans as numbers; species without a value (or whose lifespan is
+/// not a number, such as `indefinite`) come last, whichever the direction.
+/// Ties keep API order.
+public enum SpeciesOrder: String, Sendable, CaseIterable {
+    case name, height, lifespan
+
+    public func sorted(_ species: [StarWarsSpecies], reversed: Bool) -> [StarWarsSpecies] {
+        let keyed = species.enumerated().map { (position: $0.offset, species: $0.element, key: key(of: $0.element)) }
+        return keyed.sorted { first, second in
+            switch (first.key, second.key) {
+            case (nil, nil): return first.position < second.position
+            case (nil, _): return false
+            case (_, nil): return true
+            case (let a?, let b?):
+                if a == b { return first.position < second.position }
+                return reversed ? b < a : a < b
+            }
+        }.map(\.species)
+    }
+
+    private enum Key: Comparable {
+        case number(Int)
+        case text(String, String)
+    }
+
+    private func key(of species: StarWarsSpecies) -> Key? {
+        switch self {
+        case .name: species.name.map { .text($0.lowercased(), $0) }
+        case .height: species.averageHeight.map(Key.number)
+        case .lifespan: species.averageLifespan.flatMap(Int.init).map(Key.number)
+        }
+    }
+}

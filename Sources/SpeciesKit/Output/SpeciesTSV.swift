@@ -1,0 +1,27 @@
+/// `--format tsv`: a header row of field names, then one line per species,
+/// fields separated by tabs. In values, a backslash, tab, newline or
+/// carriage return is written `\\`, `\t`, `\n`, `\r`; other control
+/// characters as `TerminalText` shows them; an absent value is empty.
+public enum SpeciesTSV {
+    public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
+        var text = fields.map(\.rawValue).joined(separator: "\t") + "\n"
+        for item in species {
+            text += fields.map { escape($0.value(of: item) ?? "") }.joined(separator: "\t") + "\n"
+        }
+        return text
+    }
+
+    static func escape(_ value: String) -> String {
+        var escaped = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case "\t": escaped += "\\t"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            default: escaped += TerminalText.escape(String(scalar))
+            }
+        }
+        return escaped
+    }
+}

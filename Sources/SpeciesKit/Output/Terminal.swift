@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the terminal allows, if there is one: how wide the table may be,
+/// whether to use colour on stdout, and whether to show progress on stderr.
+public struct Terminal: Sendable, Equatable {
+    public enum ColorMode: String, Sendable, CaseIterable {
+        case auto, always, never
+    }
+
+    /// Columns available; nil for no limit (a pipe, and no COLUMNS).
+    public var width: Int?
+    public var color: Bool
+    public var progress: Bool
+
+    public init(width: Int? = nil, color: Bool = false, progress: Bool = false) {
+        self.width = width
+        self.color = color
+        self.progress = progress
+    }
+
+    /// Width: `COLUMNS`, else the size of the terminal on stdout. Colour:
+    /// `always`, or `auto` on a terminal unless `NO_COLOR` is set or
+    /// `TERM=dumb`. Progress: on a terminal on stderr, unless `quiet`.
+    public static func detect(environment: [String: String], colorMode: ColorMode, quiet: Bool) -> Terminal {
+        let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        let dumb = environment["TERM"] == "dumb"
+        var width = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        if width == nil, stdoutIsTerminal {
+            var size = winsize()
+            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+                width = Int(size.ws_col)
+            }
+        }
+        let color: Bool =
+            switch colorMode {
+            case .always: true
+            case .never: false
+            case .auto: stdoutIsTerminal && !dumb && (environment["NO_COLOR"] ?? "").isEmpty
+            }
+        return Terminal(width: width, color: color, progress: !quiet && !dumb && isatty(STDERR_FILENO) == 1)
+    }
+}

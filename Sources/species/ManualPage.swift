@@ -1,0 +1,177 @@
+import SpeciesKit
+
+/// `species.1`, a man(7) page made from the same definitions as `--help`,
+/// so the two cannot drift apart (`make man` rewrites it; a test compares).
+enum ManualPage {
+    /// Fixed, so that the page only changes when its text does.
+    static let date = "2026-11-21"
+
+    static let environment: [(name: String, meaning: String)] = [
+        ("SWAPI_BASE_URL", "The API root, when --base-url is not given."),
+        ("SWAPI_TIMEOUT", "Seconds, when --timeout is not given."),
+        ("SWAPI_MAX_AGE", "Seconds, when --max-age is not given."),
+        ("NO_COLOR", "When set and not empty, no colour under --color auto."),
+        ("TERM", "When dumb, no colour under --color auto, and no progress line."),
+        ("COLUMNS", "The width of the table; else the terminal's, else no limit."),
+        ("XDG_CACHE_HOME", "The cache is $XDG_CACHE_HOME/species/ (an absolute path), else ~/.cache/species/."),
+        ("SPECIES_HTTP_HELPER", "The path of species-http, the helper that makes HTTP requests."),
+    ]
+
+    static let exitStatuses: [(status: Int, meaning: String)] = [
+        (0, "Success."),
+        (1, "Nothing matched: no such name, id or page, a search with no results, or an ambiguous name."),
+        (64, "Usage error: unknown command or option, missing or malformed argument."),
+        (65, "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link off its host, a loop, a size cap)."),
+        (69, "The API could not be reached, timed out, or answered with an HTTP error, after retries; offline, the answer is neither cached nor in the snapshot."),
+        (70, "A bug in species."),
+        (74, "species cache clear could not remove an entry."),
+        (130, "Interrupted (Ctrl-C)."),
+    ]
+
+    static func render() -> String {
+        var page = Roff()
+        page.request("TH", "SPECIES", "1", date, "species \(SpeciesRelease.version)", "User Commands")
+        // Ragged right, no hyphenation: option names must survive intact.
+        page.request("nh")
+        page.request("ad", "l")
+        page.section("NAME")
+        page.text("species \\- " + Roff.escape(Commands.root.abstract.prefix(1).lowercased() + Commands.root.abstract.dropFirst().dropLast()))
+
+        page.section("SYNOPSIS")
+        for command in Commands.visibleSubcommands + [Commands.root] {
+            page.request("PP")
+            page.synopsis(command)
+        }
+
+        page.section("DESCRIPTION")
+        page.paragraph(
+            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. Responses are cached, and --offline answers from the cache, else from a SWAPI snapshot built into species.")
+
+        page.section("COMMANDS")
+        for command in Commands.visibleSubcommands {
+            page.request("SS", command.path)
+            page.synopsis(command)
+            page.paragraph(command.abstract)
+            for argument in command.arguments {
+                page.request("TP")
+                page.text(Roff.italic(argument.label))
+                page.text(Roff.escape(argument.help))
+            }
+            for option in command.options where option != Commands.help {
+                page.option(option)
+            }
+        }
+
+        page.section("GLOBAL OPTIONS")
+        page.paragraph("Before or after the subcommand; an option wins over its environment variable.")
+        for option in Commands.global + [Commands.help] {
+            page.option(option)
+        }
+
+        page.section("ENVIRONMENT")
+        for (name, meaning) in environment {
+            page.request("TP")
+            page.text(Roff.bold(name))
+            page.text(Roff.escape(meaning))
+        }
+
+        page.section("FILES")
+        page.request("TP")
+        page.text(Roff.italic("~/.cache/species/"))
+        page.text(Roff.escape("The cache of responses, one file each (see species cache)."))
+        page.request("TP")
+        page.text(Roff.italic("../libexec/species/species-http"))
+        page.text(Roff.escape("The HTTP helper, found beside species or there, relative to it."))
+
+        page.section("EXIT STATUS")
+        page.paragraph("Every failure prints one line starting with error: on stderr.")
+        for (status, meaning) in exitStatuses {
+            page.request("TP")
+            page.text(Roff.bold(String(status)))
+            page.text(Roff.escape(meaning))
+        }
+
+        page.section("EXAMPLES")
+        for command in [Commands.root] + Commands.visibleSubcommands {
+            for example in command.examples {
+                page.paragraph(example.description)
+                page.request("RS", "4")
+                page.request("nf")
+                page.text(Roff.bold(example.command))
+                page.request("fi")
+                page.request("RE")
+            }
+        }
+
+        page.section("SEE ALSO")
+        page.text(Roff.bold("jq") + "(1), " + Roff.escape("https://swapi.dev/documentation"))
+        return page.text
+    }
+}
+
+/// man(7) source, built a request and a line at a time.
+private struct Roff {
+    private(set) var text = ""
+
+    mutating func request(_ name: String, _ arguments: String...) {
+        text += "." + name
+        for argument in arguments.map(Self.escape) {
+            let plain = !argument.isEmpty && !argument.contains(where: { $0 == " " || $0 == "\"" })
+            text += plain ? " " + argument : " \"" + argument.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        text += "\n"
+    }
+
+    mutating func section(_ name: String) {
+        request("SH", name)
+    }
+
+    /// A line of text, already escaped; `\&` keeps a leading `.` or `'`
+    /// from reading as a request.
+    mutating func text(_ line: String) {
+        text += (line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" : "") + line + "\n"
+    }
+
+    mutating func paragraph(_ prose: String) {
+        request("PP")
+        text(Self.escape(prose))
+    }
+
+    /// `species list [--page <n>] ...`: the command bold, the rest plain.
+    mutating func synopsis(_ command: CommandDefinition) {
+        text(Self.bold(command.path) + Self.escape(String(command.usage.dropFirst(command.path.count))))
+    }
+
+    /// `-q, --quiet` or `--page <n>`, then its help, as a tagged paragraph.
+    mutating func option(_ option: OptionDefinition) {
+        request("TP")
+        text(
+            option.names.map(Self.bold).joined(separator: ", ")
+                + (option.valueName.map { " " + Self.italic("<\($0)>") } ?? ""))
+        text(Self.escape(option.help))
+    }
+
+    static func bold(_ text: String) -> String { "\\fB" + escape(text) + "\\fR" }
+    static func italic(_ text: String) -> String { "\\fI" + escape(text) + "\\fR" }
+
+    /// Backslashes, hyphens (as `\-`, so that options copy as ASCII) and
+    /// characters beyond ASCII, as roff escapes.
+    static func escape(_ text: some StringProtocol) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\e"
+            case "-": escaped += "\\-"
+            case _ where scalar.isASCII: escaped.unicodeScalars.append(scalar)
+            default: escaped += "\\[u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4) + "]"
+            }
+        }
+        return escaped
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
+    }
+}

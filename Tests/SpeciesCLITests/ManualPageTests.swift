@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import species
+
+private let groff = ["/usr/bin/groff", "/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// `Sources/species/species.1` is what `species __manpage` prints, and says
+/// what `--help` says.
+@Suite("Manual page")
+struct ManualPageTests {
+    static let committed = Fixtures.packageRoot.appendingPathComponent("Sources/species/species.1")
+
+    /// The page's text with the roff escapes it uses undone.
+    static func plain(_ roff: String) -> String {
+        roff.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\fB", with: "")
+            .replacingOccurrences(of: "\\fI", with: "").replacingOccurrences(of: "\\fR", with: "")
+            .replacingOccurrences(of: "\\[u2026]", with: "…").replacingOccurrences(of: "\\e", with: "\\")
+    }
+
+    @Test func theCommittedPageIsUpToDate() throws {
+        let page = String(decoding: try Data(contentsOf: Self.committed), as: UTF8.self)
+        #expect(page == ManualPage.render(), "Sources/species/species.1 is out of date: run make man")
+    }
+
+    @Test func itSaysWhatHelpSays() {
+        let page = Self.plain(ManualPage.render())
+        for command in Commands.visibleSubcommands + [Commands.root] {
+            #expect(page.contains(command.usage), "\(command.path)")
+            // The root's abstract is the NAME line, "species - browse ...".
+            #expect(page.contains(command == Commands.root ? "species - browse the species of" : command.abstract))
+            for option in command.options + Commands.global {
+                #expect(page.contains(option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? "")))
+                #expect(page.contains("\n" + option.help + "\n"), "\(option.key)")
+            }
+            for argument in command.arguments {
+                #expect(page.contains(argument.help))
+            }
+            for example in command.examples {
+                #expect(page.contains("\n" + example.command + "\n"))
+                #expect(page.contains("\n" + example.description + "\n"))
+            }
+        }
+        #expect(!page.contains("__"))
+    }
+
+    @Test func everyExitStatusOfTheReadme() throws {
+        let readme = try Fixtures.text("../README.md")
+        let statuses = readme.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix("| ") else { return nil }
+            return Int(line.dropFirst(2).prefix { $0 != " " })
+        }
+        #expect(statuses == ManualPage.exitStatuses.map(\.status))
+    }
+
+    @Test(.enabled(if: groff != nil, "groff is not installed"))
+    func groffReadsItWithoutAWarning() async throws {
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: groff ?? ""), ["-man", "-Tutf8", "-ww", "-z", Self.committed.path],
+            environment: SpeciesBinary.environment())
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+    }
+}

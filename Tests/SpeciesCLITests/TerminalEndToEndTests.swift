@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TestSupport
+
+private let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+
+/// `species` as a person sees it: under a pseudo-terminal made by `script`
+/// (util-linux), where stdout and stderr are the terminal, and then piped,
+/// where the same commands must print plain text with no escape sequences.
+@Suite("species at a terminal", .enabled(if: hasScript, "needs script(1) from util-linux"))
+struct TerminalEndToEndTests {
+    /// A server that waits 400 ms before each answer, past the 300 ms after
+    /// which progress shows.
+    static let slowServer = Task { try await FixtureServer.start(["--latency-ms", "400"]) }
+
+    let session = FixtureServer.newSession()
+    static let escape = "\u{1B}"
+
+    private func root(slow: Bool = false) async throws -> String {
+        try await (slow ? Self.slowServer : FixtureServer.shared).value.root(session: session)
+    }
+
+    private static func quoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// What a terminal `columns` wide shows while `species arguments` runs
+    /// (stdout and stderr together, line ends as `\n`), and its status.
+    private func atTerminal(
+        _ arguments: [String], columns: Int = 50, environment: [String: String] = [:]
+    ) async throws -> (screen: String, status: Int32) {
+        let command = "stty cols \(columns) && exec " + ([SpeciesBinary.url.path] + arguments).map(Self.quoted).joined(separator: " ")
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["--quiet", "--return", "--command", command, "/dev/null"],
+            environment: SpeciesBinary.environment(["TERM": "xterm-256color"].merging(environment) { $1 }))
+        return (result.stdout.replacingOccurrences(of: "\r\n", with: "\n"), result.status)
+    }
+
+    /// The screen without a progress line, which a busy test runner can make
+    /// appear even against the prompt server.
+    private static func withoutProgress(_ screen: String) -> String {
+        screen.replacingOccurrences(of: "[^\r\n]*…\r\u{1B}\\[2K", with: "", options: .regularExpression)
+    }
+
+    /// The screen's lines without escape sequences, as they take up columns.
+    private static func visibleLines(_ screen: String) -> [String] {
+        let plain = screen.replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
+        return plain.split(separator: "\n").map(String.init)
+    }
+
+    @Test func aBoldHeaderAndATableThatFits() async throws {
+        let (progressing, status) = try await atTerminal(["--base-url", try await root(), "list", "--page", "2"])
+        let screen = Self.withoutProgress(progressing)
+        #expect(status == 0, "\(screen)")
+        #expect(screen.hasPrefix("\(Self.escape)[1mNAME\(Self.escape)[0m"))
+        let lines = Self.visibleLines(screen)
+        #expect(lines.count == 12)
+        #expect(lines.dropLast().allSatisfy { $0.count <= 50 }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("…") })
+        #expect(lines.last == "page 2 of 4, 37 species; use --page 3 or --all-pages")
+    }
+
+    @Test func columnsWinsOverTheTerminalsSize() async throws {
+        let (screen, _) = try await atTerminal(["--base-url", try await root(), "list", "-q"], environment: ["COLUMNS": "40"])
+        #expect(Self.visibleLines(screen).allSatisfy { $0.count <= 40 })
+        #expect(Self.visibleLines(screen).prefix(2) == ["NAME  CLAS…  DESI…  HEIGHT  LIFE…  LANG…", "Hum…  mamm…  sent…     180  120    Gala…"])
+    }
+
+    @Test(arguments: [
+        (["--color", "never"], [String: String]()), ([], ["NO_COLOR": "1"]), ([], ["TERM": "dumb"]),
+    ])
+    func noColourWhenAskedForNone(options: [String], environment: [String: String]) async throws {
+        let (screen, status) = try await atTerminal(options + ["--base-url", try await root(), "list", "-q"], environment: environment)
+        #expect(status == 0)
+        #expect(!screen.contains(Self.escape))
+        #expect(screen.hasPrefix("NAME  "))
+        #expect(Self.visibleLines(screen).allSatisfy { $0.count <= 50 })
+    }
+
+    @Test func progressWhileASlowServerAnswersThenErased() async throws {
+        let (screen, status) = try await atTerminal(["--no-cache", "--base-url", try await root(slow: true), "list", "--all-pages", "--fields", "name"])
+        #expect(status == 0, "\(screen)")
+        #expect(screen.hasPrefix("fetching page 1…"))
+        #expect(screen.contains("\r\(Self.escape)[2Kfetching page 2 of 4…"))
+        // The last progress line is erased before the table starts.
+        #expect(screen.contains("…\r\(Self.escape)[2K\(Self.escape)[1mNAME\(Self.escape)[0m\nHuman\n"))
+        #expect(Self.visibleLines(screen).filter { $0.contains("fetching") }.count == 1)
+    }
+
+    @Test func quietMeansNoProgressAndNoHint() async throws {
+        let (screen, _) = try await atTerminal(["--no-cache", "--quiet", "--base-url", try await root(slow: true), "list", "--color=never"])
+        #expect(!screen.contains("fetching"))
+        #expect(!screen.contains("page 1 of 4"))
+        #expect(screen.hasPrefix("NAME"))
+    }
+
+    @Test func pipedTheSameCommandsPrintPlainTextAndNoProgress() async throws {
+        let root = try await root(slow: true)
+        let result = try await SpeciesBinary.run(
+            ["--no-cache", "--base-url", root, "list"], environment: ["TERM": "xterm-256color"])
+        #expect(result.status == 0)
+        #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
+        #expect(result.stderr == "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
+    }
+
+    @Test func colourAlwaysEvenInAPipe() async throws {
+        let result = try await SpeciesBinary.run(["--base-url", try await root(), "list", "--color", "always", "--fields", "name"])
+        #expect(result.stdout.hasPrefix("\(Self.escape)[1mNAME\(Self.escape)[0m\nHuman\n"))
+    }
+
+    @Test func relatedAtATerminal() async throws {
+        let (progressing, status) = try await atTerminal(["--base-url", try await root(), "show", "hutt", "--related"], columns: 80)
+        let screen = Self.withoutProgress(progressing)
+        #expect(status == 0)
+        #expect(screen.hasSuffix("\n\nHomeworld: Nal Hutta\nPeople: Jabba Desilijic Tiure\nFilms: A New Hope, Return of the Jedi\n"))
+    }
+}
