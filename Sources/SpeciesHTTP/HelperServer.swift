@@ -82,20 +82,7 @@ private final class Server: Sendable {
     private func write(_ line: Data, then body: Data = Data()) {
         writing.withLock { _ in
             for part in [line, body] {
-                part.withUnsafeBytes { raw in
-                    guard let base = raw.baseAddress else { return }
-                    var offset = 0
-                    while offset < raw.count {
-                        let written = Glibc.write(STDOUT_FILENO, base + offset, raw.count - offset)
-                        if written > 0 {
-                            offset += written
-                        } else if written < 0 && errno == EINTR {
-                            continue
-                        } else {
-                            return
-                        }
-                    }
-                }
+                part.withUnsafeBytes { FileDescriptor.writeAll($0, to: STDOUT_FILENO) }
             }
         }
     }

@@ -57,20 +57,24 @@ public enum StandardError {
     }
 }
 
-enum FileDescriptor {
+/// Whole writes to a file descriptor, through short writes and EINTR; a
+/// closed pipe or another error ends the write quietly.
+package enum FileDescriptor {
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, base + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
+        bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+    }
+
+    package static func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32) {
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let written = write(descriptor, base + offset, raw.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
             }
         }
     }
