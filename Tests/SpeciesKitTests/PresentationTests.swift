@@ -213,7 +213,7 @@ struct SortedListTests {
 struct TerminalTests {
     @Test func columnsSetsTheWidth() {
         #expect(Terminal.detect(environment: ["COLUMNS": "72"], colorMode: .never, quiet: false).width == 72)
-        #expect(Terminal.detect(environment: ["COLUMNS": "0"], colorMode: .never, quiet: false).width == nil || isatty(1) == 1)
+        #expect(Terminal.detect(environment: ["COLUMNS": "0"], colorMode: .never, quiet: false).width != 0)
     }
 
     @Test func colourAsAsked() {
