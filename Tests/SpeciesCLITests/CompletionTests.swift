@@ -11,7 +11,8 @@ private func installed(_ path: String) -> Bool { FileManager.default.isExecutabl
 /// built into species.
 @Suite("Shell completions")
 struct CompletionTests {
-    let cache = FileManager.default.temporaryDirectory.appendingPathComponent("species-completion-\(UUID().uuidString)")
+    /// Under the test run's home, which `make clean` removes.
+    let cache = SpeciesBinary.home.appendingPathComponent("completion-cache-\(UUID().uuidString)")
 
     private var environment: [String: String] {
         let path = SpeciesBinary.url.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
