@@ -116,7 +116,8 @@ extension Invocation {
         command.reversed = parsed.has(Commands.reverse)
         if let text = parsed.value(Commands.fields) {
             let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard !names.isEmpty, let fields = Optional(names.compactMap(SpeciesField.init(named:))), fields.count == names.count else {
+            let fields = names.compactMap(SpeciesField.init(named:))
+            guard fields.count == names.count else {
                 let unknown = names.first { SpeciesField(named: $0) == nil } ?? text
                 throw invalid(
                     unknown, for: Commands.fields,

@@ -211,20 +211,41 @@ struct SortedListTests {
 
 @Suite("What the terminal allows")
 struct TerminalTests {
+    /// Decides as `detect` would with a terminal 100 columns wide on stdout
+    /// and one on stderr.
+    private func atTerminal(_ environment: [String: String], _ colorMode: Terminal.ColorMode = .auto, quiet: Bool = false) -> Terminal {
+        Terminal.decide(
+            environment: environment, colorMode: colorMode, quiet: quiet, stdout: .init(width: 100), stderrIsTerminal: true)
+    }
+
+    /// As `detect` would in a pipe, with stderr a pipe too.
+    private func piped(_ environment: [String: String], _ colorMode: Terminal.ColorMode = .auto) -> Terminal {
+        Terminal.decide(environment: environment, colorMode: colorMode, quiet: false, stdout: nil, stderrIsTerminal: false)
+    }
+
     @Test func columnsSetsTheWidth() {
-        #expect(Terminal.detect(environment: ["COLUMNS": "72"], colorMode: .never, quiet: false).width == 72)
-        #expect(Terminal.detect(environment: ["COLUMNS": "0"], colorMode: .never, quiet: false).width != 0)
+        #expect(atTerminal([:]).width == 100)
+        #expect(atTerminal(["COLUMNS": "72"]).width == 72)
+        #expect(atTerminal(["COLUMNS": "0"]).width == 100)
+        #expect(piped([:]).width == nil)
+        #expect(piped(["COLUMNS": "72"]).width == 72)
     }
 
     @Test func colourAsAsked() {
-        #expect(Terminal.detect(environment: ["NO_COLOR": "1"], colorMode: .always, quiet: false).color)
-        #expect(!Terminal.detect(environment: [:], colorMode: .never, quiet: false).color)
-        #expect(!Terminal.detect(environment: ["NO_COLOR": "1"], colorMode: .auto, quiet: false).color)
-        #expect(!Terminal.detect(environment: ["TERM": "dumb"], colorMode: .auto, quiet: false).color)
+        #expect(atTerminal([:]).color)
+        #expect(atTerminal(["NO_COLOR": "1"], .always).color)
+        #expect(!atTerminal([:], .never).color)
+        #expect(!atTerminal(["NO_COLOR": "1"]).color)
+        #expect(atTerminal(["NO_COLOR": ""]).color)
+        #expect(!atTerminal(["TERM": "dumb"]).color)
+        #expect(!piped([:]).color)
+        #expect(piped([:], .always).color)
     }
 
     @Test func quietOrDumbMeansNoProgress() {
-        #expect(!Terminal.detect(environment: [:], colorMode: .auto, quiet: true).progress)
-        #expect(!Terminal.detect(environment: ["TERM": "dumb"], colorMode: .auto, quiet: false).progress)
+        #expect(atTerminal([:]).progress)
+        #expect(!atTerminal([:], quiet: true).progress)
+        #expect(!atTerminal(["TERM": "dumb"]).progress)
+        #expect(!piped([:]).progress)
     }
 }

@@ -24,21 +24,35 @@ public struct Terminal: Sendable, Equatable {
     /// `always`, or `auto` on a terminal unless `NO_COLOR` is set or
     /// `TERM=dumb`. Progress: on a terminal on stderr, unless `quiet`.
     public static func detect(environment: [String: String], colorMode: ColorMode, quiet: Bool) -> Terminal {
-        let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        decide(
+            environment: environment, colorMode: colorMode, quiet: quiet,
+            stdout: isatty(STDOUT_FILENO) == 1 ? Device(width: windowWidth()) : nil,
+            stderrIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+
+    /// A terminal on stdout, and its width if it reports one.
+    struct Device {
+        var width: Int?
+    }
+
+    /// `detect`'s rules, given what the file descriptors are.
+    static func decide(
+        environment: [String: String], colorMode: ColorMode, quiet: Bool, stdout: Device?, stderrIsTerminal: Bool
+    ) -> Terminal {
         let dumb = environment["TERM"] == "dumb"
-        var width = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
-        if width == nil, stdoutIsTerminal {
-            var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-                width = Int(size.ws_col)
-            }
-        }
+        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
         let color: Bool =
             switch colorMode {
             case .always: true
             case .never: false
-            case .auto: stdoutIsTerminal && !dumb && (environment["NO_COLOR"] ?? "").isEmpty
+            case .auto: stdout != nil && !dumb && (environment["NO_COLOR"] ?? "").isEmpty
             }
-        return Terminal(width: width, color: color, progress: !quiet && !dumb && isatty(STDERR_FILENO) == 1)
+        return Terminal(width: columns ?? stdout?.width, color: color, progress: !quiet && !dumb && stderrIsTerminal)
+    }
+
+    private static func windowWidth() -> Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }
