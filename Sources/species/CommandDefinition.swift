@@ -1,16 +1,31 @@
-/// An option as the parser and the help text see it.
+/// An option as the parser, the help, the manual page and the completion
+/// scripts see it. Its `choices`, when it has them, are the one list of the
+/// values it accepts: the parser checks against them, the help lists them,
+/// the completions offer them.
 struct OptionDefinition: Sendable, Equatable {
     /// Short name first, then long: `["-h", "--help"]`.
     let names: [String]
     /// The placeholder of the option's value, such as `n` in `--page <n>`;
     /// nil for a flag.
     let valueName: String?
-    let help: String
+    /// The values accepted; empty for a free value.
+    let choices: [String]
+    /// The value is a comma-separated list of choices (`--fields`).
+    let takesList: Bool
+    private let helpTemplate: String
 
-    init(_ names: String..., value valueName: String? = nil, help: String) {
+    /// - Parameter help: the help text; `{choices}` in it stands for the
+    ///   choices, listed (`name, height or lifespan`).
+    init(_ names: String..., value valueName: String? = nil, choices: [String] = [], list: Bool = false, help: String) {
         self.names = names
         self.valueName = valueName
-        self.help = help
+        self.choices = choices
+        self.takesList = list
+        self.helpTemplate = help
+    }
+
+    var help: String {
+        helpTemplate.replacingOccurrences(of: "{choices}", with: Self.listed(choices))
     }
 
     var takesValue: Bool { valueName != nil }
@@ -27,11 +42,24 @@ struct OptionDefinition: Sendable, Equatable {
     var synopsis: String {
         key + (valueName.map { " <\($0)>" } ?? "")
     }
+
+    /// `a, b or c`.
+    static func listed(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.joined() }
+        return words.dropLast().joined(separator: ", ") + " or " + last
+    }
 }
 
+/// A positional argument; `choices` work as an option's do.
 struct ArgumentDefinition: Sendable, Equatable {
     let label: String
     let help: String
+    var choices: [String] = []
+
+    /// `info | clear`, for a choice of words.
+    static func choosing(_ choices: [String], help: String) -> ArgumentDefinition {
+        ArgumentDefinition(label: choices.joined(separator: " | "), help: help, choices: choices)
+    }
 }
 
 /// A command line that shows a use of a command, and what it does.

@@ -1,6 +1,7 @@
 import SpeciesKit
 
-/// The commands and options of `species` (contract: `cli.md`).
+/// The commands and options of `species` (contract: docs/cli.md): the one
+/// definition behind parsing, `--help`, the manual page and the completions.
 enum Commands {
     static let help = OptionDefinition("-h", "--help", help: "Show help information.")
     static let version = OptionDefinition("--version", help: "Show the version.")
@@ -15,17 +16,17 @@ enum Commands {
     static let maxResponseSize = OptionDefinition(
         "--max-response-size", value: "bytes", help: "Refuse larger responses (default: 104857600, 100 MiB).")
     static let serial = OptionDefinition(
-        "--serial", help: "Follow next links one page at a time, instead of fetching pages 2 to N at once.")
+        "--serial", help: "Follow next links one page at a time, instead of fetching pages at once.")
     static let maxAge = OptionDefinition(
         "--max-age", value: "seconds",
         help: "How long a cached response is used without asking the server (default: $SWAPI_MAX_AGE, else 86400).")
     static let refresh = OptionDefinition("--refresh", help: "Revalidate cached responses with the server now.")
     static let noCache = OptionDefinition("--no-cache", help: "Neither read nor write the cache.")
     static let offline = OptionDefinition(
-        "--offline", help: "Never use the network: answer from the cache, else from the SWAPI snapshot built into species.")
+        "--offline", help: "Never use the network: answer from the cache, else from the SWAPI data built into species.")
     static let color = OptionDefinition(
-        "--color", value: "when",
-        help: "Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never (default: auto).")
+        "--color", value: "when", choices: ColorMode.allCases.map(\.rawValue),
+        help: "Colour: {choices}; auto is on a terminal, unless NO_COLOR is set or TERM=dumb (default: auto).")
     static let quiet = OptionDefinition("-q", "--quiet", help: "No hints, progress or warnings on stderr; errors still.")
 
     /// Accepted before or after the subcommand.
@@ -37,16 +38,18 @@ enum Commands {
     static let allPages = OptionDefinition("--all-pages", help: "Follow the API's next links and print every species.")
     static let search = OptionDefinition(
         "--search", value: "text", help: "Only species whose name contains <text>, case-insensitively (the API's own search).")
-    static let listJSON = OptionDefinition("--json", help: "Print one JSON array.")
-    static let jsonl = OptionDefinition("--jsonl", help: "Print one compact JSON object per line.")
     static let format = OptionDefinition(
-        "--format", value: "format", help: "table (aligned, fitted to the terminal) or tsv (tab-separated, with a header row).")
+        "--format", value: "format", choices: OutputFormat.allCases.map(\.rawValue),
+        help: "{choices}: an aligned table fitted to the terminal, tab-separated values with a header row, one JSON array, or one JSON object a line (default: table).")
+    static let listJSON = OptionDefinition("--json", help: "The same as --format json: one JSON array.")
+    static let jsonl = OptionDefinition("--jsonl", help: "The same as --format jsonl: one compact JSON object a line.")
     static let sort = OptionDefinition(
-        "--sort", value: "key", help: "Order by name, height or lifespan; numbers as numbers, unknown values last.")
+        "--sort", value: "key", choices: SpeciesOrder.allCases.map(\.rawValue),
+        help: "Order by {choices}; numbers as numbers, unknown values last.")
     static let reverse = OptionDefinition("--reverse", help: "Reverse the order (of --sort, or of the API).")
     static let fields = OptionDefinition(
-        "--fields", value: "a,b,...",
-        help: "The columns of the table and TSV: \(SpeciesField.allCases.map(\.rawValue).joined(separator: ", ")) (default: \(SpeciesField.defaults.map(\.rawValue).joined(separator: ", "))).")
+        "--fields", value: "a,b,...", choices: SpeciesField.allCases.map(\.rawValue), list: true,
+        help: "The columns of the table and TSV, among {choices} (default: \(SpeciesField.defaults.map(\.rawValue).joined(separator: ", "))).")
 
     static let showJSON = OptionDefinition("--json", help: "Print one JSON object.")
     static let related = OptionDefinition(
@@ -55,8 +58,8 @@ enum Commands {
     static let list = CommandDefinition(
         path: "species list",
         abstract: "Print one page of species, or every page, as a table, TSV or JSON.",
-        usage: "species list [--page <n> | --all-pages] [--search <text>] [--json | --jsonl | --format <format>] [--sort <key>] [--reverse] [--fields <a,b,...>]",
-        options: [page, allPages, search, listJSON, jsonl, format, sort, reverse, fields, help],
+        usage: "species list [--page <n> | --all-pages] [--search <text>] [--format <format> | --json | --jsonl] [--sort <key>] [--reverse] [--fields <a,b,...>]",
+        options: [page, allPages, search, format, listJSON, jsonl, sort, reverse, fields, help],
         examples: [
             Example(command: "species list --all-pages --sort height --reverse", description: "Every species, the tallest first."),
             Example(command: "species list --search an --all-pages --format tsv --fields name,language", description: "Names and languages of the species with 'an' in their names, for a script."),
@@ -84,8 +87,8 @@ enum Commands {
         abstract: "Show or empty the cache of responses.",
         usage: "species cache info | clear",
         arguments: [
-            ArgumentDefinition(
-                label: "info | clear",
+            .choosing(
+                CacheAction.allCases.map(\.rawValue),
                 help: "info: where the cache is, how many entries and how old; clear: remove every entry.")
         ],
         options: [help],
@@ -98,7 +101,7 @@ enum Commands {
         path: "species completions",
         abstract: "Print a script that completes species' commands, options and species names in a shell.",
         usage: "species completions bash | zsh | fish",
-        arguments: [ArgumentDefinition(label: "bash | zsh | fish", help: "The shell.")],
+        arguments: [.choosing(Shell.allCases.map(\.rawValue), help: "The shell.")],
         options: [help],
         examples: [
             Example(command: "source <(species completions bash)", description: "Completion in this bash."),

@@ -20,22 +20,14 @@ enum CompletionScript {
     private static func arguments(of command: CommandDefinition) -> Arguments {
         switch command {
         case Commands.show: .speciesNames
-        case Commands.cache: .words(CacheCommand.Action.allCases.map(\.rawValue))
-        case Commands.completions: .words(Shell.allCases.map(\.rawValue))
         case Commands.helpCommand: .words(Commands.visibleSubcommands.map(\.name))
-        default: .nothing
+        default: command.arguments.first.map { .words($0.choices) } ?? .nothing
         }
     }
 
     /// The words an option's value is one of; nil for a free value.
     private static func values(of option: OptionDefinition) -> [String]? {
-        switch option.key {
-        case Commands.color.key: Terminal.ColorMode.allCases.map(\.rawValue)
-        case Commands.sort.key: SpeciesOrder.allCases.map(\.rawValue)
-        case Commands.format.key: ["table", "tsv"]
-        case Commands.fields.key: SpeciesField.allCases.map(\.rawValue)
-        default: nil
-        }
+        option.choices.isEmpty ? nil : option.choices
     }
 
     private static var valueOptions: [OptionDefinition] {
@@ -78,7 +70,7 @@ enum CompletionScript {
             """
         for option in valueOptions {
             let names = option.names.joined(separator: "|")
-            if option == Commands.fields, let words = values(of: option) {
+            if option.takesList, let words = values(of: option) {
                 script += """
                             \(names))
                                 compopt -o nospace 2>/dev/null
@@ -171,7 +163,7 @@ enum CompletionScript {
             """
         for option in valueOptions {
             let names = option.names.joined(separator: "|")
-            if option == Commands.fields, let words = values(of: option) {
+            if option.takesList, let words = values(of: option) {
                 script += "        \(names)) compset -P '*,'; compadd -S '' -- \(words.joined(separator: " ")); return ;;\n"
             } else if let words = values(of: option) {
                 script += "        \(names)) compadd -- \(words.joined(separator: " ")); return ;;\n"
@@ -276,7 +268,7 @@ enum CompletionScript {
         for name in option.names {
             line += name.hasPrefix("--") ? " -l \(name.dropFirst(2))" : " -s \(name.dropFirst())"
         }
-        if option == Commands.fields {
+        if option.takesList {
             line += " -x -a '(__species_fields)'"
         } else if let words = values(of: option) {
             line += " -x -a '\(words.joined(separator: " "))'"

@@ -1,3 +1,4 @@
+import Foundation
 import SpeciesKit
 
 /// What a command line asks for, checked and typed.
@@ -14,10 +15,8 @@ enum Invocation: Equatable {
 
 /// The global options, after the environment and the defaults.
 struct GlobalSettings: Equatable {
-    var root = APIRoot.swapi
-    var connection = ConnectionSettings()
-    var cache = CacheSettings(directory: nil)
-    var colorMode = Terminal.ColorMode.auto
+    var client = SpeciesClient.Configuration()
+    var colorMode = ColorMode.auto
     var quiet = false
 }
 
@@ -28,7 +27,7 @@ extension Invocation {
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         let (command, _) = try Self.parser.subcommand(in: arguments)
         let beforeSeparator = arguments.prefix { $0 != "--" }
-        if beforeSeparator.contains(where: Commands.help.names.contains) {
+        if arguments.isEmpty || beforeSeparator.contains(where: Commands.help.names.contains) {
             self = .help(Self.helpText(for: command))
             return
         }
@@ -41,11 +40,12 @@ extension Invocation {
         case Commands.list:
             self = .list(try Self.listCommand(parsed), try Self.settings(parsed, environment))
         case Commands.show:
-            self = .show(try Self.showCommand(parsed), try Self.settings(parsed, environment))
+            let settings = try Self.settings(parsed, environment)
+            self = .show(try Self.showCommand(parsed), settings)
         case Commands.cache:
-            self = .cache(try Self.cacheCommand(parsed, environment))
+            self = .cache(CacheCommand(try Self.choice(of: parsed), directory: ResponseCache.defaultDirectory(environment: environment)))
         case Commands.completions:
-            self = .completions(try Self.choice(of: parsed, named: "bash | zsh | fish"))
+            self = .completions(try Self.choice(of: parsed))
         case Commands.completeNames:
             self = .completeNames(try Self.settings(parsed, environment))
         case Commands.manualPage:
@@ -71,7 +71,8 @@ extension Invocation {
         guard let command = Commands.visibleSubcommands.first(where: { $0.name == name }) else {
             let names = Commands.visibleSubcommands.map(\.name)
             throw UsageError(
-                message: "unknown subcommand '\(name)'" + ArgumentParser.suggestion(for: name, among: names), command: parsed.command)
+                message: "unknown subcommand '\(Excerpt.of(name))'" + ArgumentParser.suggestion(for: name, among: names),
+                command: parsed.command)
         }
         return helpText(for: command)
     }
@@ -79,17 +80,12 @@ extension Invocation {
     private static func listCommand(_ parsed: ParsedArguments) throws(UsageError) -> ListCommand {
         try expectArguments(parsed, atMost: 0)
         try exclusive(Commands.page, Commands.allPages, in: parsed)
-        try exclusive(Commands.listJSON, Commands.jsonl, in: parsed)
-        try exclusive(Commands.listJSON, Commands.format, in: parsed)
-        try exclusive(Commands.jsonl, Commands.format, in: parsed)
-        for format in [Commands.listJSON, Commands.jsonl] {
-            try exclusive(format, Commands.fields, in: parsed)
+        let formats = [Commands.format, Commands.listJSON, Commands.jsonl].filter(parsed.has)
+        if formats.count > 1 {
+            throw UsageError(message: "'\(formats[0].key)' and '\(formats[1].key)' cannot be used together", command: parsed.command)
         }
         var command = ListCommand()
-        if let text = parsed.value(Commands.page) {
-            guard let page = Int(text), page >= 1 else {
-                throw invalid(text, for: Commands.page, expected: "a whole number from 1 up", in: parsed)
-            }
+        if let page = try value(of: Commands.page, parsed, expected: "a whole number from 1 up", { Int($0).flatMap { $0 >= 1 ? $0 : nil } }) {
             command.page = page
         }
         if let search = parsed.value(Commands.search) {
@@ -99,106 +95,107 @@ extension Invocation {
             command.search = search
         }
         command.allPages = parsed.has(Commands.allPages)
-        command.format = parsed.has(Commands.listJSON) ? .json : parsed.has(Commands.jsonl) ? .jsonl : .table
-        if let text = parsed.value(Commands.format) {
-            switch text {
-            case "table": command.format = .table
-            case "tsv": command.format = .tsv
-            default: throw invalid(text, for: Commands.format, expected: "table or tsv", in: parsed)
-            }
+        command.format =
+            parsed.has(Commands.listJSON) ? .json : parsed.has(Commands.jsonl) ? .jsonl
+            : try chosen(Commands.format, parsed) { OutputFormat(rawValue: $0) } ?? .table
+        if command.format == .json || command.format == .jsonl, parsed.has(Commands.fields) {
+            let option = formats.first ?? Commands.format
+            throw UsageError(
+                message: "'--fields' picks the columns of a table or TSV; '\(option.key)' prints every field",
+                command: parsed.command)
         }
-        if let text = parsed.value(Commands.sort) {
-            guard let order = SpeciesOrder(rawValue: text) else {
-                throw invalid(text, for: Commands.sort, expected: "name, height or lifespan", in: parsed)
-            }
-            command.order = order
-        }
+        command.order = try chosen(Commands.sort, parsed) { SpeciesOrder(rawValue: $0) }
         command.reversed = parsed.has(Commands.reverse)
-        if let text = parsed.value(Commands.fields) {
-            let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            let fields = names.compactMap(SpeciesField.init(named:))
-            guard fields.count == names.count else {
-                let unknown = names.first { SpeciesField(named: $0) == nil } ?? text
-                throw invalid(
-                    unknown, for: Commands.fields,
-                    expected: "fields among \(SpeciesField.allCases.map(\.rawValue).joined(separator: ", "))", in: parsed)
-            }
+        if let fields = try chosen(Commands.fields, parsed, { SpeciesField(named: $0) }, list: true) {
             command.fields = fields
         }
         return command
     }
 
-    /// The one argument of `completions`, `cache`: one of `choices` ("a | b").
-    private static func choice<Choice: RawRepresentable<String>>(
-        of parsed: ParsedArguments, named choices: String
-    ) throws(UsageError) -> Choice {
+    private static func showCommand(_ parsed: ParsedArguments) throws(UsageError) -> ShowCommand {
+        let text = parsed.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else {
+            throw UsageError(message: "missing argument '<name | id | url>'", command: parsed.command)
+        }
+        return ShowCommand(query: SpeciesQuery(text), json: parsed.has(Commands.showJSON), related: parsed.has(Commands.related))
+    }
+
+    /// The one argument of `completions` and `cache`, among its choices.
+    private static func choice<Choice: RawRepresentable<String>>(of parsed: ParsedArguments) throws(UsageError) -> Choice {
+        let argument = parsed.command.arguments.first
         try expectArguments(parsed, atMost: 1)
         guard let name = parsed.positionals.first else {
-            throw UsageError(message: "missing argument '\(choices)'", command: parsed.command)
+            throw UsageError(message: "missing argument '\(argument?.label ?? "")'", command: parsed.command)
         }
         guard let choice = Choice(rawValue: name) else {
-            let quoted = choices.split(separator: " | ").map { "'\($0)'" }
+            let quoted = (argument?.choices ?? []).map { "'\($0)'" }
             throw UsageError(
-                message: "unknown argument '\(name)': expected \(quoted.dropLast().joined(separator: ", ")) or \(quoted.last ?? "")",
+                message: "unknown argument '\(Excerpt.of(name))': expected \(OptionDefinition.listed(quoted))",
                 command: parsed.command)
         }
         return choice
-    }
-
-    private static func showCommand(_ parsed: ParsedArguments) throws(UsageError) -> ShowCommand {
-        let query = parsed.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard !query.isEmpty else {
-            throw UsageError(message: "missing argument '<name | id | url>'", command: parsed.command)
-        }
-        return ShowCommand(query: query, json: parsed.has(Commands.showJSON), related: parsed.has(Commands.related))
-    }
-
-    private static func cacheCommand(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> CacheCommand {
-        let action: CacheCommand.Action = try choice(of: parsed, named: "info | clear")
-        return CacheCommand(action, directory: ResponseCache.defaultDirectory(environment: environment))
     }
 
     /// Each global option, else its environment variable, else its default.
     private static func settings(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> GlobalSettings {
         var settings = GlobalSettings()
         if let root = try value(of: Commands.baseURL, or: "SWAPI_BASE_URL", parsed, environment, expected: "an http or https URL", APIRoot.init) {
-            settings.root = root
+            settings.client.root = root
         }
         if let timeout = try value(of: Commands.timeout, or: "SWAPI_TIMEOUT", parsed, environment, expected: "a number of seconds from 0.001 to 86400", { text in
             Double(text).flatMap { (0.001...86400).contains($0) ? $0 : nil }
         }) {
-            settings.connection.timeout = timeout
+            settings.client.timeout = timeout
         }
-        if let retries = try value(of: Commands.retries, parsed, environment, expected: "a whole number from 0 to 100", { text in
+        if let retries = try value(of: Commands.retries, parsed, expected: "a whole number from 0 to 100", { text in
             Int(text).flatMap { (0...100).contains($0) ? $0 : nil }
         }) {
-            settings.connection.retries = retries
+            settings.client.retries = retries
         }
-        if let size = try value(of: Commands.maxResponseSize, parsed, environment, expected: "a whole number of bytes from 1 up", { text in
+        if let size = try value(of: Commands.maxResponseSize, parsed, expected: "a whole number of bytes from 1 up", { text in
             Int(text).flatMap { $0 >= 1 ? $0 : nil }
         }) {
-            settings.connection.maxResponseSize = size
+            settings.client.maxResponseSize = size
         }
-        settings.connection.serial = parsed.has(Commands.serial)
+        settings.client.serial = parsed.has(Commands.serial)
         try exclusive(Commands.refresh, Commands.offline, in: parsed)
         try exclusive(Commands.refresh, Commands.noCache, in: parsed)
         if !parsed.has(Commands.noCache) {
-            settings.cache.directory = ResponseCache.defaultDirectory(environment: environment)
+            settings.client.cache.directory = ResponseCache.defaultDirectory(environment: environment)
         }
         if let maxAge = try value(of: Commands.maxAge, or: "SWAPI_MAX_AGE", parsed, environment, expected: "a number of seconds from 0 up", { text in
             Double(text).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
         }) {
-            settings.cache.maxAge = maxAge
+            settings.client.cache.maxAge = maxAge
         }
-        settings.cache.mode = parsed.has(Commands.offline) ? .offline : parsed.has(Commands.refresh) ? .refresh : .normal
-        if let text = parsed.value(Commands.color) {
-            guard let mode = Terminal.ColorMode(rawValue: text) else {
-                throw invalid(text, for: Commands.color, expected: "auto, always or never", in: parsed)
-            }
-            settings.colorMode = mode
-        }
+        settings.client.cache.mode = parsed.has(Commands.offline) ? .offline : parsed.has(Commands.refresh) ? .refresh : .normal
+        settings.colorMode = try chosen(Commands.color, parsed) { ColorMode(rawValue: $0) } ?? .auto
         settings.quiet = parsed.has(Commands.quiet)
         return settings
+    }
+
+    /// The value of an option with choices, made by `make` (which gives nil
+    /// only where the choice is not one); a list when the option takes one.
+    private static func chosen<Value>(
+        _ option: OptionDefinition, _ parsed: ParsedArguments, _ make: (String) -> Value?
+    ) throws(UsageError) -> Value? {
+        try chosen(option, parsed, make, list: false)?.first
+    }
+
+    private static func chosen<Value>(
+        _ option: OptionDefinition, _ parsed: ParsedArguments, _ make: (String) -> Value?, list: Bool
+    ) throws(UsageError) -> [Value]? {
+        guard let text = parsed.value(option) else { return nil }
+        let words = list ? text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) } : [text]
+        var values: [Value] = []
+        for word in words {
+            guard let value = make(word) else {
+                let expected = (list ? "fields among " : "") + OptionDefinition.listed(option.choices)
+                throw invalid(word, for: option, expected: expected, in: parsed)
+            }
+            values.append(value)
+        }
+        return values
     }
 
     /// The option's value, else the environment variable's (when it is set
@@ -206,7 +203,7 @@ extension Invocation {
     /// error.
     private static func value<Value>(
         of option: OptionDefinition, or variable: String? = nil, _ parsed: ParsedArguments,
-        _ environment: [String: String], expected: String, _ convert: (String) -> Value?
+        _ environment: [String: String] = [:], expected: String, _ convert: (String) -> Value?
     ) throws(UsageError) -> Value? {
         if let text = parsed.value(option) {
             guard let value = convert(text) else { throw invalid(text, for: option, expected: expected, in: parsed) }
@@ -214,14 +211,14 @@ extension Invocation {
         }
         guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
         guard let value = convert(text) else {
-            throw UsageError(message: "invalid value '\(text)' for \(variable): expected \(expected)", command: parsed.command)
+            throw UsageError(message: "invalid value '\(Excerpt.of(text))' for \(variable): expected \(expected)", command: parsed.command)
         }
         return value
     }
 
     private static func expectArguments(_ parsed: ParsedArguments, atMost count: Int) throws(UsageError) {
         guard parsed.positionals.count > count else { return }
-        throw UsageError(message: "unexpected argument '\(parsed.positionals[count])'", command: parsed.command)
+        throw UsageError(message: "unexpected argument '\(Excerpt.of(parsed.positionals[count]))'", command: parsed.command)
     }
 
     private static func exclusive(
@@ -234,6 +231,6 @@ extension Invocation {
     private static func invalid(
         _ value: String, for option: OptionDefinition, expected: String, in parsed: ParsedArguments
     ) -> UsageError {
-        UsageError(message: "invalid value '\(value)' for '\(option.synopsis)': expected \(expected)", command: parsed.command)
+        UsageError(message: "invalid value '\(Excerpt.of(value))' for '\(option.synopsis)': expected \(expected)", command: parsed.command)
     }
 }

@@ -14,7 +14,6 @@ enum ManualPage {
         ("TERM", "When dumb, no colour under --color auto, and no progress line."),
         ("COLUMNS", "The width of the table; else the terminal's, else no limit."),
         ("XDG_CACHE_HOME", "The cache is $XDG_CACHE_HOME/species/ (an absolute path), else ~/.cache/species/."),
-        ("SPECIES_HTTP_HELPER", "The path of species-http, the helper that makes HTTP requests."),
     ]
 
     static let exitStatuses: [(status: Int, meaning: String)] = [
@@ -22,9 +21,9 @@ enum ManualPage {
         (1, "Nothing matched: no such name, id or page, a search with no results, or an ambiguous name."),
         (64, "Usage error: unknown command or option, missing or malformed argument."),
         (65, "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link off its host, a loop, a size cap)."),
-        (69, "The API could not be reached, timed out, or answered with an HTTP error, after retries; offline, the answer is neither cached nor in the snapshot."),
+        (69, "The API could not be reached, timed out, or answered with an HTTP error, after retries; offline, the answer is neither cached nor in the data built into species."),
         (70, "A bug in species."),
-        (74, "species cache clear could not remove an entry."),
+        (74, "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."),
         (130, "Interrupted (Ctrl-C)."),
     ]
 
@@ -45,7 +44,7 @@ enum ManualPage {
 
         page.section("DESCRIPTION")
         page.paragraph(
-            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. Responses are cached, and --offline answers from the cache, else from a SWAPI snapshot built into species.")
+            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. Responses are cached, and --offline answers from the cache, else from the SWAPI data built into species.")
 
         page.section("COMMANDS")
         for command in Commands.visibleSubcommands {
@@ -79,9 +78,6 @@ enum ManualPage {
         page.request("TP")
         page.text(Roff.italic("~/.cache/species/"))
         page.text(Roff.escape("The cache of responses, one file each (see species cache)."))
-        page.request("TP")
-        page.text(Roff.italic("../libexec/species/species-http"))
-        page.text(Roff.escape("The HTTP helper, found beside species or there, relative to it."))
 
         page.section("EXIT STATUS")
         page.paragraph("Every failure prints one line starting with error: on stderr.")

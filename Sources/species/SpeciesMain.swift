@@ -7,68 +7,68 @@ enum SpeciesMain {
         // A parent may leave SIGPIPE ignored; then `species | head -1` would
         // go on fetching for nobody. By default a closed pipe ends it quietly.
         signal(SIGPIPE, SIG_DFL)
+        FileDescriptor.occupyClosedStandardDescriptors()
+        let environment = ProcessInfo.processInfo.environment
+        // FoundationNetworking makes ~/.cache/org.swift.foundation.URLCache/
+        // <tool>/ and ~/.local/share/<folder of the tool>/ as soon as a URLSession
+        // is configured, for a URL cache and cookies that species never uses
+        // (its session has neither). Under /dev/null no folder can be made.
+        // species has read its own environment above.
+        setenv("XDG_CACHE_HOME", "/dev/null", 1)
+        setenv("XDG_DATA_HOME", "/dev/null", 1)
         let status = await run(
-            arguments: Array(CommandLine.arguments.dropFirst()),
-            environment: ProcessInfo.processInfo.environment)
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, output: StandardOutput())
         exit(status)
     }
 
     /// Parses the line, runs the command, and returns the exit status. Every
     /// failure is one `error:` line on stderr.
-    static func run(arguments: [String], environment: [String: String]) async -> Int32 {
-        let output = StandardOutput()
-        defer { output.flush() }
+    static func run(arguments: [String], environment: [String: String], output: any OutputSink) async -> Int32 {
         let invocation: Invocation
         do {
             invocation = try Invocation(arguments: arguments, environment: environment)
         } catch {
             StandardError.write(error.rendered)
-            return 64
+            return ExitStatus.usage
         }
+        let quiet = StandardErrorDiagnostics()
         switch invocation {
         case .help(let text):
-            output.write(text)
-            return 0
+            return await ExitStatus.run({ output.write(text) }, output: output, diagnostics: quiet)
         case .version:
-            output.write("species \(SpeciesRelease.version)\n")
-            return 0
-        case .list(var command, let settings):
-            let terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
-            command.terminal = terminal
-            return await run(command.run, settings, terminal, environment, output)
-        case .show(let command, let settings):
-            let terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
-            return await run(command.run, settings, terminal, environment, output)
-        case .completeNames(var settings):
-            settings.cache.mode = .offline
-            settings.quiet = true
-            return await run(NamesCommand().run, settings, Terminal(), environment, output)
+            return await ExitStatus.run({ output.write("species \(SpeciesRelease.version)\n") }, output: output, diagnostics: quiet)
         case .completions(let shell):
-            output.write(CompletionScript.render(for: shell))
-            return 0
+            return await ExitStatus.run({ output.write(CompletionScript.render(for: shell)) }, output: output, diagnostics: quiet)
         case .manualPage:
-            output.write(ManualPage.render())
-            return 0
+            return await ExitStatus.run({ output.write(ManualPage.render()) }, output: output, diagnostics: quiet)
         case .cache(let command):
             do {
                 try command.run(output)
-                return 0
             } catch {
-                StandardErrorDiagnostics().error("cannot clear the cache: \(error.localizedDescription)")
-                return 74
+                quiet.error("cannot clear the cache: \(error.localizedDescription)")
+                return ExitStatus.ioError
             }
+            return await ExitStatus.run({}, output: output, diagnostics: quiet)
+        case .list(var command, let settings):
+            command.terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
+            return await run(command.run, settings, terminal: command.terminal, output: output)
+        case .show(let command, let settings):
+            let terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
+            return await run(command.run, settings, terminal: terminal, output: output)
+        case .completeNames(var settings):
+            settings.client.cache.mode = .offline
+            settings.quiet = true
+            return await run(NamesCommand().run, settings, terminal: Terminal(), output: output)
         }
     }
 
     private static func run(
-        _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, _ terminal: Terminal,
-        _ environment: [String: String], _ output: StandardOutput
+        _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, terminal: Terminal,
+        output: any OutputSink
     ) async -> Int32 {
         let diagnostics = StandardErrorDiagnostics(quiet: settings.quiet, showsProgress: terminal.progress)
-        let helper = HelperTransport.locateHelper(environment: environment)
-        let client = SpeciesClient.live(
-            root: settings.root, connection: settings.connection, cache: settings.cache, helper: helper,
-            diagnostics: diagnostics)
-        return await CommandRunner.run(command, in: CommandContext(client: client, output: output, diagnostics: diagnostics))
+        let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
+        let context = CommandContext(client: client, output: output, diagnostics: diagnostics)
+        return await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
     }
 }

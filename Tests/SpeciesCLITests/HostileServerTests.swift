@@ -88,7 +88,7 @@ struct HostileServerTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
         #expect(result.stderr.hasPrefix("retry 1 of 3 in "))
-        #expect(result.stderr.contains(": the connection dropped ("))
+        #expect(result.stderr.contains(": the connection dropped before a complete answer ("))
     }
 
     // MARK: Timeouts
@@ -96,11 +96,13 @@ struct HostileServerTests {
     @Test(arguments: [("hang", "1"), ("drip", "1.5")])
     func aSilentOrDrippingServerTimesOut(fault: String, timeout: String) async throws {
         let root = try await root(fault)
-        let (result, seconds) = try await SpeciesBinary.timedRun(["--base-url", root, "list", "--timeout", timeout])
+        let result = try await SpeciesBinary.run(["--base-url", root, "list", "--timeout", timeout])
         #expect(result.status == 69)
         #expect(result.stdout == "")
         #expect(result.stderr == "error: \(root)species/ timed out: no complete answer within \(timeout) s (--timeout)\n")
-        #expect(seconds < Double(timeout)! + 1, "the deadline is timeout + 1 s")
+        // The server would hang for 300 s, or drip for half an hour; the
+        // margin is for a test run that keeps both cores busy.
+        #expect(result.seconds < Double(timeout)! + 10, "the deadline ends it")
         let log = try await requests(fault)
         #expect(log.count == 1, "timeouts are not retried: \(log)")
     }
@@ -113,7 +115,7 @@ struct HostileServerTests {
         #expect(result.status == 65)
         #expect(result.stdout == "")
         #expect(
-            result.stderr == "error: \(root)species/ did not answer with SWAPI JSON: the body is not a JSON object "
+            result.stderr == "error: \(root)species/ did not answer with SWAPI JSON: the body is not JSON "
                 + "(it begins '<!DOCTYPE html> <html><head><title>503 Service Unavailable</…')\n")
     }
 
@@ -136,14 +138,12 @@ struct HostileServerTests {
                 -       mammal          sentient        180  120       Galactic Basic
 
                 """)
-        let fields = [
-            "classification", "average_height", "skin_colors", "eye_colors", "average_lifespan", "homeworld",
-            "people", "films",
-        ]
+        let fields = ["classification", "average_height", "eye_colors", "average_lifespan", "homeworld", "people", "films"]
         let expected =
             fields.map { "warning: species 'Wookie': field '\($0)' has the wrong JSON type; treated as absent" }
-            + ["created", "edited"].map { "warning: species 'Wookie': field '\($0)' is not a UTC timestamp; treated as absent" }
-            + ["warning: species at \(root)species/1/: field 'name' has the wrong JSON type; treated as absent"]
+            + ["warning: species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent",
+               "warning: species 'Wookie': field 'edited' has the wrong JSON type; treated as absent",
+               "warning: species at \(root)species/1/: field 'name' has the wrong JSON type; treated as absent"]
         #expect(result.stderr.split(separator: "\n").map(String.init) == expected)
     }
 
@@ -224,7 +224,7 @@ struct HostileServerTests {
         let target = root.replacingOccurrences(of: "127.0.0.1:\(port)", with: "localhost:\(port)") + "species/"
         #expect(result.status == 65)
         #expect(result.stdout == "")
-        #expect(result.stderr == "error: \(root)species/: it redirects to another host (\(target)); not followed\n")
+        #expect(result.stderr == "error: \(root)species/: it redirects to another origin (\(target)); not followed\n")
     }
 
     @Test func aRedirectOnTheSameHostIsFollowed() async throws {

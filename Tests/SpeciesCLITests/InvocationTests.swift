@@ -6,7 +6,7 @@ import Testing
 @Suite("Command-line parsing")
 struct InvocationTests {
     static let local = APIRoot("http://127.0.0.1:8000/api/")!
-    static let localSettings = GlobalSettings(root: local)
+    static let localSettings = GlobalSettings(client: .init(root: local))
 
     private func parse(_ arguments: [String], environment: [String: String] = [:]) throws -> Invocation {
         try Invocation(arguments: arguments, environment: environment)
@@ -47,15 +47,17 @@ struct InvocationTests {
                 ListCommand(format: .tsv, order: .lifespan, reversed: true, fields: [.name, .height, .id]), GlobalSettings()))
         #expect(try parse(["list", "--json", "--sort", "name"]) == .list(ListCommand(format: .json, order: .name), GlobalSettings()))
         #expect(try parse(["list", "--format", "table"]) == .list(ListCommand(), GlobalSettings()))
+        #expect(try parse(["list", "--format", "json"]) == .list(ListCommand(format: .json), GlobalSettings()))
+        #expect(try parse(["list", "--format=jsonl", "--all-pages"]) == .list(ListCommand(allPages: true, format: .jsonl), GlobalSettings()))
     }
 
     @Test func showRelated() throws {
-        #expect(try parse(["show", "kel", "dor", "--related", "--json"]) == .show(ShowCommand(query: "kel dor", json: true, related: true), GlobalSettings()))
+        #expect(try parse(["show", "kel", "dor", "--related", "--json"]) == .show(ShowCommand(query: .name("kel dor"), json: true, related: true), GlobalSettings()))
     }
 
     @Test func colourAndQuiet() throws {
         #expect(try parse(["--color", "never", "list", "-q"]) == .list(ListCommand(), GlobalSettings(colorMode: .never, quiet: true)))
-        #expect(try parse(["show", "1", "--color=always", "--quiet"]) == .show(ShowCommand(query: "1"), GlobalSettings(colorMode: .always, quiet: true)))
+        #expect(try parse(["show", "1", "--color=always", "--quiet"]) == .show(ShowCommand(query: .id(1)), GlobalSettings(colorMode: .always, quiet: true)))
     }
 
     @Test func completionsAndTheHiddenCommands() throws {
@@ -75,18 +77,18 @@ struct InvocationTests {
 
     @Test func connectionOptionsAndTheirEnvironment() throws {
         let parsed = try parse(["list", "--timeout", "2.5", "--retries", "0", "--max-response-size", "1000"])
-        let expected = ConnectionSettings(timeout: 2.5, retries: 0, maxResponseSize: 1000)
-        #expect(parsed == .list(ListCommand(), GlobalSettings(connection: expected)))
+        let expected = SpeciesClient.Configuration(timeout: 2.5, retries: 0, maxResponseSize: 1000)
+        #expect(parsed == .list(ListCommand(), GlobalSettings(client: expected)))
         let fromEnvironment = try parse(["list"], environment: ["SWAPI_TIMEOUT": "0.5"])
-        #expect(fromEnvironment == .list(ListCommand(), GlobalSettings(connection: ConnectionSettings(timeout: 0.5))))
+        #expect(fromEnvironment == .list(ListCommand(), GlobalSettings(client: .init(timeout: 0.5))))
         let optionWins = try parse(["--timeout", "3", "list"], environment: ["SWAPI_TIMEOUT": "0.5"])
-        #expect(optionWins == .list(ListCommand(), GlobalSettings(connection: ConnectionSettings(timeout: 3))))
+        #expect(optionWins == .list(ListCommand(), GlobalSettings(client: .init(timeout: 3))))
     }
 
     @Test func showJoinsItsWords() throws {
-        #expect(try parse(["show", "kel", "dor"]) == .show(ShowCommand(query: "kel dor"), GlobalSettings()))
-        #expect(try parse(["show", "Yoda's species", "--json"]) == .show(ShowCommand(query: "Yoda's species", json: true), GlobalSettings()))
-        #expect(try parse(["show", "--", "-5"]) == .show(ShowCommand(query: "-5"), GlobalSettings()))
+        #expect(try parse(["show", "kel", "dor"]) == .show(ShowCommand(query: .name("kel dor")), GlobalSettings()))
+        #expect(try parse(["show", "Yoda's species", "--json"]) == .show(ShowCommand(query: .name("Yoda's species"), json: true), GlobalSettings()))
+        #expect(try parse(["show", "--", "-5"]) == .show(ShowCommand(query: .name("-5")), GlobalSettings()))
     }
 
     @Test func helpAndVersion() throws {
@@ -97,6 +99,7 @@ struct InvocationTests {
         let rootHelp = Invocation.helpText(for: Commands.root)
         #expect(try parse(["--help"]) == .help(rootHelp))
         #expect(try parse(["help"]) == .help(rootHelp))
+        #expect(try parse([]) == .help(rootHelp), "a bare species prints the help")
         #expect(try parse(["--version"]) == .version)
         #expect(try parse(["list", "--version"]) == .version)
     }
@@ -106,7 +109,7 @@ struct InvocationTests {
             usageError(["list", "--foo"])?.rendered == """
                 error: unknown option '--foo'
                 usage: species list [--page <n> | --all-pages] [--search <text>]
-                                    [--json | --jsonl | --format <format>] [--sort <key>]
+                                    [--format <format> | --json | --jsonl] [--sort <key>]
                                     [--reverse] [--fields <a,b,...>]
                 See 'species list --help'.
 
@@ -115,17 +118,17 @@ struct InvocationTests {
 
     @Test(
         arguments: [
-            ([], "missing subcommand", "species"),
             (["lsit"], "unknown subcommand 'lsit'; did you mean 'list'?", "species"),
             (["shwo", "yoda"], "unknown subcommand 'shwo'; did you mean 'show'?", "species"),
             (["frobnicate"], "unknown subcommand 'frobnicate'", "species"),
             (["list", "--al-pages"], "unknown option '--al-pages'; did you mean '--all-pages'?", "species list"),
             (["list", "--sort", "mass"], "invalid value 'mass' for '--sort <key>': expected name, height or lifespan", "species list"),
-            (["list", "--format", "csv"], "invalid value 'csv' for '--format <format>': expected table or tsv", "species list"),
-            (["list", "--json", "--format", "tsv"], "'--json' and '--format' cannot be used together", "species list"),
-            (["list", "--jsonl", "--fields", "name"], "'--jsonl' and '--fields' cannot be used together", "species list"),
-            (["list", "--fields", "name,mass"], "invalid value 'mass' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, created, edited, url", "species list"),
-            (["list", "--fields", "name,"], "invalid value '' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, created, edited, url", "species list"),
+            (["list", "--format", "csv"], "invalid value 'csv' for '--format <format>': expected table, tsv, json or jsonl", "species list"),
+            (["list", "--json", "--format", "tsv"], "'--format' and '--json' cannot be used together", "species list"),
+            (["list", "--jsonl", "--fields", "name"], "'--fields' picks the columns of a table or TSV; '--jsonl' prints every field", "species list"),
+            (["list", "--format", "json", "--fields", "name"], "'--fields' picks the columns of a table or TSV; '--format' prints every field", "species list"),
+            (["list", "--fields", "name,mass"], "invalid value 'mass' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, created, edited or url", "species list"),
+            (["list", "--fields", "name,"], "invalid value '' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, created, edited or url", "species list"),
             (["list", "--color", "sometimes"], "invalid value 'sometimes' for '--color <when>': expected auto, always or never", "species list"),
             (["completions"], "missing argument 'bash | zsh | fish'", "species completions"),
             (["completions", "tcsh"], "unknown argument 'tcsh': expected 'bash', 'zsh' or 'fish'", "species completions"),
@@ -199,7 +202,7 @@ struct HelpTests {
                 """
 
                 USAGE: species list [--page <n> | --all-pages] [--search <text>]
-                                    [--json | --jsonl | --format <format>] [--sort <key>]
+                                    [--format <format> | --json | --jsonl] [--sort <key>]
                                     [--reverse] [--fields <a,b,...>]
 
                 """))

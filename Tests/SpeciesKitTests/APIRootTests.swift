@@ -10,7 +10,7 @@ struct APIRootTests {
         arguments: [
             ("http://127.0.0.1:8000/api", "http://127.0.0.1:8000/api/"),
             ("https://swapi.dev/api/", "https://swapi.dev/api/"),
-            ("HTTPS://swapi.dev", "HTTPS://swapi.dev/"),
+            ("HTTPS://swapi.dev", "https://swapi.dev/"),
         ])
     func normalises(text: String, expected: String) throws {
         #expect(try #require(APIRoot(text)).url.absoluteString == expected)

@@ -31,12 +31,26 @@ struct ResponseCacheTests {
         #expect(files.count == 1 && files[0].hasSuffix(".entry"), "no temporary file is left: \(files)")
     }
 
-    @Test func theFolderIsPrivate() throws {
+    @Test func theFolderAndItsFilesAreTheOwnersOnly() throws {
         let cache = try temporaryCache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         try cache.write(entry())
         let attributes = try FileManager.default.attributesOfItem(atPath: cache.directory.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).first)
+        let fileAttributes = try FileManager.default.attributesOfItem(atPath: cache.directory.appendingPathComponent(file).path)
+        #expect((fileAttributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func credentialsNeverReachTheDisk() throws {
+        let cache = try temporaryCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let secret = try #require(URL(string: "http://user:secret@127.0.0.1:9/api/species/3/"))
+        try cache.write(.init(url: ResponseCache.key(secret), fetched: Date(), body: Data("{}".utf8)))
+        #expect(cache.read(secret)?.url == "http://127.0.0.1:9/api/species/3/")
+        #expect(cache.read(URL(string: "http://127.0.0.1:9/api/species/3/")!) != nil)
+        let file = try #require(try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
+        #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("secret"))
     }
 
     @Test(
@@ -104,9 +118,37 @@ struct ResponseCacheTests {
         let summary = cache.summary()
         #expect(summary.entries == 2)
         #expect(summary.oldest == Date(timeIntervalSince1970: 100) && summary.newest == Date(timeIntervalSince1970: 200))
-        try Data("left by an interrupted write".utf8).write(to: cache.directory.appendingPathComponent(".x.entry.1.2.tmp"))
+        try Data("left by an interrupted write".utf8).write(to: cache.directory.appendingPathComponent(".0123456789abcdef.entry.1.2.tmp"))
         #expect(try cache.clear().entries == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).isEmpty)
+    }
+
+    @Test func clearRemovesOnlyTheFilesTheCacheWrote() throws {
+        let cache = try temporaryCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        try cache.write(entry())
+        let folder = cache.directory.appendingPathComponent("0123456789abcdef.entry")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("keep"))
+        try Data("mine".utf8).write(to: cache.directory.appendingPathComponent("notes.txt"))
+        try Data("mine".utf8).write(to: cache.directory.appendingPathComponent("x.entry"))
+        #expect(try cache.clear().entries == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).sorted() == ["0123456789abcdef.entry", "notes.txt", "x.entry"])
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("keep").path))
+    }
+
+    @Test func clearsAtOnceAllSucceed() async throws {
+        let cache = try temporaryCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        for number in 0..<50 {
+            try cache.write(.init(url: "https://swapi.dev/api/species/\(number)/", fetched: Date(), body: Data("{}".utf8)))
+        }
+        let failures = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
+            for _ in 0..<3 { group.addTask { (try? cache.clear()) == nil } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(failures == 0)
+        #expect(cache.summary().entries == 0)
     }
 
     @Test(
@@ -121,144 +163,201 @@ struct ResponseCacheTests {
 }
 
 @Suite("Cache policy")
-struct CachingTransportTests {
+struct FetcherTests {
     let url = URL(string: "https://swapi.dev/api/species/3/")!
     let diagnostics = RecordingDiagnostics()
     let now = Date(timeIntervalSince1970: 2_000_000)
+    static let wookie = #"{"name":"Wookie","url":"https://swapi.dev/api/species/3/"}"#
 
-    private func transport(
-        _ network: any HTTPTransport, _ cache: ResponseCache?, mode: CachingTransport.Mode = .normal,
-        snapshot: (any HTTPTransport)? = nil
-    ) -> CachingTransport {
+    private func fetcher(_ network: any HTTPTransport, _ cache: ResponseCache?, mode: CachePolicy.Mode = .normal) -> Fetcher {
         let now = self.now
-        return CachingTransport(
-            network: network, cache: cache, snapshot: snapshot, maxAge: 60, mode: mode, diagnostics: diagnostics,
-            now: { now })
+        return Fetcher(network: network, cache: cache, maxAge: 60, mode: mode, diagnostics: diagnostics, now: { now })
     }
 
-    private func cached(_ cache: ResponseCache, age: Double, body: String = "cached") throws {
+    /// A body read as a species; anything else is refused.
+    private func get(_ fetcher: Fetcher) async throws -> Fetcher.Fetched<String> {
+        try await fetcher.get(url) { body, url throws(SpeciesError) in
+            guard let name = try? Decode.species(body).species.name else {
+                throw .invalidResponse(url: url, problem: "not a species")
+            }
+            return name
+        }
+    }
+
+    private func cached(_ cache: ResponseCache, age: Double, body: String = wookie) throws {
         try cache.write(.init(url: url.absoluteString, fetched: now.addingTimeInterval(-age), etag: "\"v1\"", body: Data(body.utf8)))
     }
 
-    @Test func aFreshEntryIsTheAnswerWithoutTheNetwork() async throws {
+    private func withCache(_ body: (ResponseCache) async throws -> Void) async throws {
         let cache = try temporaryCache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
-        try cached(cache, age: 10)
-        let network = ScriptedTransport([])
-        let response = try await transport(network, cache).send(HTTPRequest(url: url))
-        #expect(response.body == Data("cached".utf8))
-        #expect(network.requests.isEmpty)
+        try await body(cache)
+    }
+
+    @Test func aFreshEntryIsTheAnswerWithoutTheNetwork() async throws {
+        try await withCache { cache in
+            try cached(cache, age: 10)
+            let network = ScriptedTransport([])
+            let fetched = try await get(fetcher(network, cache))
+            #expect(fetched.value == "Wookie" && fetched.source == .cache(fetched: now.addingTimeInterval(-10)))
+            #expect(network.requests.isEmpty)
+        }
+    }
+
+    @Test func anEntryFromTheFutureIsStale() async throws {
+        try await withCache { cache in
+            try cached(cache, age: -3600)
+            let network = ScriptedTransport([.response(HTTPResponse(status: 304, body: Data()))])
+            _ = try await get(fetcher(network, cache))
+            #expect(network.requests.count == 1)
+            #expect(cache.read(url)?.fetched == now)
+        }
     }
 
     @Test func aStaleEntryIsRevalidatedAndA304RefreshesIt() async throws {
-        let cache = try temporaryCache()
-        defer { try? FileManager.default.removeItem(at: cache.directory) }
-        try cached(cache, age: 600)
-        let seen = RecordedValues<HTTPRequest>()
-        let network = FunctionTransport { request in
-            seen.append(request)
-            return HTTPResponse(status: 304, body: Data())
+        try await withCache { cache in
+            try cached(cache, age: 600)
+            let seen = RecordedValues<HTTPRequest>()
+            let network = FunctionTransport { request in
+                seen.append(request)
+                return HTTPResponse(status: 304, body: Data())
+            }
+            let fetched = try await get(fetcher(network, cache))
+            #expect(fetched.value == "Wookie" && fetched.source == .network)
+            #expect(seen.all.first?.headers["If-None-Match"] == "\"v1\"")
+            #expect(cache.read(url)?.fetched == now)
         }
-        let response = try await transport(network, cache).send(HTTPRequest(url: url))
-        #expect(response.status == 200 && response.body == Data("cached".utf8))
-        #expect(seen.all.first?.headers["If-None-Match"] == "\"v1\"")
-        #expect(cache.read(url)?.fetched == now)
     }
 
     @Test func aNewAnswerReplacesTheEntry() async throws {
-        let cache = try temporaryCache()
-        defer { try? FileManager.default.removeItem(at: cache.directory) }
-        try cached(cache, age: 600)
-        let network = ScriptedTransport([.response(HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: Data("new".utf8)))])
-        #expect(try await transport(network, cache).send(HTTPRequest(url: url)).body == Data("new".utf8))
-        #expect(cache.read(url)?.etag == "\"v2\"")
-        #expect(cache.read(url)?.body == Data("new".utf8))
+        try await withCache { cache in
+            try cached(cache, age: 600)
+            let body = Data(#"{"name":"Wookiee"}"#.utf8)
+            let network = ScriptedTransport([.response(HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: body))])
+            #expect(try await get(fetcher(network, cache)).value == "Wookiee")
+            #expect(cache.read(url)?.etag == "\"v2\"")
+            #expect(cache.read(url)?.body == body)
+        }
     }
 
     @Test func refreshRevalidatesAFreshEntry() async throws {
-        let cache = try temporaryCache()
-        defer { try? FileManager.default.removeItem(at: cache.directory) }
-        try cached(cache, age: 1)
-        let network = ScriptedTransport([.response(HTTPResponse(status: 304, body: Data()))])
-        _ = try await transport(network, cache, mode: .refresh).send(HTTPRequest(url: url))
-        #expect(network.requests.count == 1)
+        try await withCache { cache in
+            try cached(cache, age: 1)
+            let network = ScriptedTransport([.response(HTTPResponse(status: 304, body: Data()))])
+            _ = try await get(fetcher(network, cache, mode: .refresh))
+            #expect(network.requests.count == 1)
+        }
     }
 
-    @Test func errorsAndOtherStatusesAreNotCached() async throws {
-        let cache = try temporaryCache()
-        defer { try? FileManager.default.removeItem(at: cache.directory) }
-        let network = ScriptedTransport([.response(HTTPResponse(status: 404, body: Data("{}".utf8)))])
-        #expect(try await transport(network, cache).send(HTTPRequest(url: url)).status == 404)
-        #expect(cache.read(url) == nil)
+    @Test(
+        "what would be refused is never stored",
+        arguments: [
+            HTTPResponse(status: 200, body: Data("<!DOCTYPE html><html>captive portal</html>".utf8)),
+            HTTPResponse(status: 200, body: Data(#"{"name":"Woo"#.utf8)),
+            HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8)),
+            HTTPResponse(status: 500, body: Data(wookie.utf8)),
+        ])
+    func refusedAnswersAreNotCached(response: HTTPResponse) async throws {
+        try await withCache { cache in
+            let network = ScriptedTransport([.response(response)])
+            await #expect(throws: SpeciesError.self) { _ = try await get(fetcher(network, cache)) }
+            #expect(cache.read(url) == nil)
+            #expect(cache.summary().entries == 0)
+        }
+    }
+
+    @Test func anEntryThatDoesNotReadIsNoEntry() async throws {
+        try await withCache { cache in
+            try cached(cache, age: 1, body: "<html>left by an older species</html>")
+            let network = ScriptedTransport([.json(Data(Self.wookie.utf8))])
+            #expect(try await get(fetcher(network, cache)).value == "Wookie")
+            #expect(network.requests.count == 1)
+            #expect(network.requests.first.map { _ in cache.read(url)?.body } == Data(Self.wookie.utf8))
+        }
+    }
+
+    @Test func a304ToAQuestionNotAskedIsAnError() async throws {
+        let network = ScriptedTransport([.response(HTTPResponse(status: 304, body: Data()))])
+        let error = await speciesError { _ = try await get(fetcher(network, nil)) }
+        #expect(error == .httpStatus(304, url: url))
+        #expect(error?.message == "https://swapi.dev/api/species/3/ answered 304 Not Modified to a request that asked for no revalidation")
     }
 
     @Test func noCacheAsksTheNetworkEveryTime() async throws {
-        let network = ScriptedTransport([.json(Data("1".utf8)), .json(Data("2".utf8))])
-        let noCache = transport(network, nil)
-        _ = try await noCache.send(HTTPRequest(url: url))
-        #expect(try await noCache.send(HTTPRequest(url: url)).body == Data("2".utf8))
+        let network = ScriptedTransport([.json(Data(#"{"name":"1"}"#.utf8)), .json(Data(#"{"name":"2"}"#.utf8))])
+        _ = try await get(fetcher(network, nil))
+        #expect(try await get(fetcher(network, nil)).value == "2")
     }
 
-    @Test func offlineUsesTheCacheOfAnyAgeThenTheSnapshotNeverTheNetwork() async throws {
-        let cache = try temporaryCache()
-        defer { try? FileManager.default.removeItem(at: cache.directory) }
-        let network = ScriptedTransport([])
-        let snapshot = SnapshotTransport(root: .swapi, diagnostics: diagnostics)
-        let offline = transport(network, cache, mode: .offline, snapshot: snapshot)
-
-        let fromSnapshot = try await offline.send(HTTPRequest(url: url))
-        #expect(try SpeciesDocument.species(fromSnapshot.body).name == "Wookie")
-
-        try cached(cache, age: 1_000_000)
-        #expect(try await offline.send(HTTPRequest(url: url)).body == Data("cached".utf8))
-        #expect(network.requests.isEmpty)
-
-        let nowhere = transport(network, nil, mode: .offline)
-        await #expect(throws: TransportError(.offline, url: url, detail: "it is not in the cache, and --offline keeps off the network")) {
-            _ = try await nowhere.send(HTTPRequest(url: url))
+    @Test func offlineAnswersFromAnEntryOfAnyAgeNeverTheNetwork() async throws {
+        try await withCache { cache in
+            let network = ScriptedTransport([])
+            let offline = fetcher(network, cache, mode: .offline)
+            let error = await speciesError { _ = try await get(offline) }
+            #expect(error == .notCached(url: url))
+            try cached(cache, age: 1_000_000)
+            #expect(try await get(offline).value == "Wookie")
+            #expect(network.requests.isEmpty)
         }
     }
 }
 
-@Suite("Bundled snapshot")
-struct SnapshotTests {
-    let diagnostics = RecordingDiagnostics()
+@Suite("The SWAPI data built into species")
+struct BundledCatalogTests {
+    let catalog = BundledCatalog(root: .swapi)
 
-    /// `make snapshot` output matches the fixtures it was made from.
-    @Test func theSnapshotHoldsEveryRecordedAnswer() throws {
-        var recorded = 0
-        for line in try Fixtures.text("swapi/index.txt").split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count == 3, fields[2] == "200" else { continue }
-            recorded += 1
-            var key = String(fields[1].dropFirst("https://swapi.dev/api/".count))
-            if key.hasSuffix("?page=1") { key.removeLast("?page=1".count) }
-            #expect(BundledSnapshot.responses[key] == (try Fixtures.text("swapi/\(fields[0])")), "\(key)")
+    @Test func itHoldsEverySpeciesAsSwapiDevServesThem() throws {
+        let species = catalog.species(matching: nil)
+        #expect(species.map(\.id) == Array(1...37))
+        for item in species {
+            let recorded = try Decode.species(Fixtures.data("swapi/species-\(item.id ?? 0).json")).species
+            #expect(item == recorded)
         }
-        #expect(BundledSnapshot.responses.count == recorded)
     }
 
-    private func client(root: APIRoot = .swapi) -> SpeciesClient {
-        SpeciesClient(root: root, transport: SnapshotTransport(root: root, diagnostics: diagnostics), diagnostics: diagnostics)
+    @Test func itAnswersUnderAnyRoot() throws {
+        let root = try #require(APIRoot("http://user:pw@127.0.0.1:9/x/api"))
+        let wookie = try BundledCatalog(root: root).species(id: 3)
+        #expect(wookie.url == "http://127.0.0.1:9/x/api/species/3/")
+        #expect(wookie.homeworld == "http://127.0.0.1:9/x/api/planets/14/")
     }
 
-    @Test func itServesEveryPageUnderAnyRoot() async throws {
-        let root = try #require(APIRoot("http://127.0.0.1:9/api/"))
-        let species = try await client(root: root).allSpecies(from: root.speciesURL())
-        #expect(species.count == 37)
-        #expect(species.allSatisfy { $0.url?.hasPrefix("http://127.0.0.1:9/api/species/") == true })
-        #expect(diagnostics.notes == ["offline: answering from the SWAPI snapshot bundled with species (\(SnapshotTransport.date))"])
-    }
-
-    @Test(arguments: [("yoda's", ["Yoda's species"]), ("AN", ["Human", "Rodian"]), ("kel dor", ["Kel Dor"]), ("zzz", [])])
-    func itComputesSearches(text: String, first: [String]) async throws {
-        let found = try await client().allSpecies(from: APIRoot.swapi.speciesURL(search: text))
-        #expect(Array(found.compactMap(\.name).prefix(first.count)) == first)
+    @Test(arguments: [("yoda's", ["Yoda's species"]), ("AN", ["Human", "Rodian"]), ("dor kel", ["Kel Dor"]), ("zzz", [])])
+    func itSearchesAsSwapiDevDoes(text: String, first: [String]) {
+        let found = catalog.species(matching: text).compactMap(\.name)
+        #expect(Array(found.prefix(first.count)) == first)
         if text == "AN" { #expect(found.count == 17) }
     }
 
-    @Test func itAnswers404ForWhatItDoesNotHold() async throws {
-        let error = await speciesError { _ = try await client().species(at: APIRoot.swapi.speciesURL(id: 99)) }
-        #expect(error == .httpStatus(404, url: APIRoot.swapi.speciesURL(id: 99)))
+    @Test func pagesHoldTen() throws {
+        let page = try catalog.page(4, search: nil)
+        #expect(page.count == 37 && page.pageCount == 4 && page.species.count == 7)
+        #expect(throws: SpeciesError.notInBundledData(what: "page 5")) { _ = try catalog.page(5, search: nil) }
+        #expect(throws: SpeciesError.notInBundledData(what: "species 99")) { _ = try catalog.species(id: 99) }
+    }
+
+    @Test func itNamesEveryPlanetPersonAndFilmASpeciesLinksTo() throws {
+        for species in catalog.species(matching: nil) {
+            for link in [species.homeworld].compactMap({ $0 }) + species.people + species.films {
+                let reference = try #require(ResourceReference(link))
+                let resource = try #require(catalog.resource(reference), "\(link)")
+                #expect((resource.name ?? resource.title) != nil)
+            }
+        }
+        #expect(catalog.resource(ResourceReference(.films, 1)) == RelatedResource(title: "A New Hope", episode: 4))
+    }
+
+    /// `make bundle` writes the file the tool is built with.
+    @Test func theBuiltInDataIsUpToDate() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-\(UUID().uuidString).swift")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", Fixtures.packageRoot.appendingPathComponent("Tests/Tools/make_bundle.py").path, "--output", output.path],
+            environment: SpeciesBinary.environment())
+        #expect(result.status == 0, "\(result)")
+        let made = try Data(contentsOf: output)
+        let built = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Sources/SpeciesKit/Bundled/BundledData.swift"))
+        #expect(made == built, "run make bundle")
     }
 }

@@ -37,13 +37,13 @@ struct DetailRendererTests {
 
             """
         #expect(DetailRenderer.render(Self.wookie) == expected)
-        let recorded = try SpeciesDocument.species(Fixtures.data("swapi/species-3.json"))
+        let recorded = try Decode.species(Fixtures.data("swapi/species-3.json")).species
         #expect(DetailRenderer.render(recorded) == expected)
     }
 
     /// Worked example 2: height "n/a", language "n/a", lifespan "indefinite".
     @Test func speciesTwoMatchesTheSpec() throws {
-        let droid = try SpeciesDocument.species(Fixtures.data("swapi/species-2.json"))
+        let droid = try Decode.species(Fixtures.data("swapi/species-2.json")).species
         #expect(
             DetailRenderer.render(droid) == """
                 Droid
@@ -119,7 +119,7 @@ struct DetailRendererTests {
 @Suite("List table")
 struct SpeciesTableTests {
     @Test func alignsColumnsAndRightAlignsHeight() throws {
-        let page = try SpeciesDocument.page(Fixtures.data("swapi/species-page-1.json"))
+        let page = try Decode.page(Fixtures.data("swapi/species-page-1.json"))
         let table = SpeciesTable.render(Array(page.results.prefix(3)))
         #expect(
             table == """
@@ -141,7 +141,7 @@ struct SpeciesTableTests {
     }
 
     @Test func theRecordedPageMatchesItsGoldenFile() throws {
-        let page = try SpeciesDocument.page(Fixtures.data("swapi/species-page-1.json"))
+        let page = try Decode.page(Fixtures.data("swapi/species-page-1.json"))
         #expect(SpeciesTable.render(page.results) == (try Fixtures.text("golden/list/page-1.txt")))
     }
 }

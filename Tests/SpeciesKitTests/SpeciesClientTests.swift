@@ -9,13 +9,13 @@ struct SpeciesClientTests {
     let root = APIRoot.swapi
     let diagnostics = RecordingDiagnostics()
 
-    private func client(_ transport: StubTransport) -> SpeciesClient {
-        SpeciesClient(root: root, transport: transport, diagnostics: diagnostics)
+    private func client(_ transport: any HTTPTransport, serial: Bool = false) -> SpeciesClient {
+        .stubbed(transport, diagnostics: diagnostics) { $0.serial = serial }
     }
 
     @Test func followsNextLinksToTheLastPage() async throws {
         let transport = try StubTransport.recordedSWAPI()
-        let species = try await client(transport).allSpecies(from: root.speciesURL())
+        let species = try await client(transport).allSpecies()
         #expect(species.count == 37)
         #expect(species.map(\.id) == Array(1...37))
         #expect(
@@ -27,7 +27,7 @@ struct SpeciesClientTests {
 
     @Test func followsASearchAcrossItsPages() async throws {
         let transport = try StubTransport.recordedSWAPI()
-        let species = try await client(transport).allSpecies(from: root.speciesURL(search: "an"))
+        let species = try await client(transport).allSpecies(search: "an")
         #expect(species.count == 17)
         #expect(species.first?.name == "Human" && species.last?.name == "Pau'an")
         #expect(transport.requests.last?.absoluteString == "https://swapi.dev/api/species/?search=an&page=2")
@@ -35,74 +35,193 @@ struct SpeciesClientTests {
 
     @Test func resolvesARelativeNextLink() async throws {
         let first = #"{"count":2,"next":"?page=2","previous":null,"results":[{"name":"A","url":"https://swapi.dev/api/species/1/"}]}"#
-        let second = #"{"count":2,"next":null,"previous":null,"results":[{"name":"B","url":"https://swapi.dev/api/species/2/"}]}"#
+        let second = #"{"count":2,"next":null,"previous":"?page=1","results":[{"name":"B","url":"https://swapi.dev/api/species/2/"}]}"#
         let transport = StubTransport([
             "https://swapi.dev/api/species/": .json(Data(first.utf8)),
             "https://swapi.dev/api/species/?page=2": .json(Data(second.utf8)),
         ])
-        let species = try await client(transport).allSpecies(from: root.speciesURL())
+        let species = try await client(transport).allSpecies()
         #expect(species.compactMap(\.name) == ["A", "B"])
     }
 
     @Test func aStatusOtherThan2xxIsAnError() async throws {
-        let url = root.speciesURL(id: 99)
-        let notFound = await speciesError { _ = try await client(try StubTransport.recordedSWAPI()).species(at: url) }
-        #expect(notFound == .httpStatus(404, url: url))
+        let url = try #require(URL(string: "https://swapi.dev/api/species/99/"))
+        let notFound = await speciesError { _ = try await client(try StubTransport.recordedSWAPI()).species(.id(99)) }
+        #expect(notFound == .notFound(what: "species 99", url: url))
+        #expect(notFound?.message == "species 99 does not exist (https://swapi.dev/api/species/99/ answered 404 Not Found)")
         let transport = StubTransport([url.absoluteString: .json(Data("{}".utf8), status: 500)])
-        let serverError = await speciesError { _ = try await client(transport).species(at: url) }
+        let serverError = await speciesError { _ = try await client(transport).species(.id(99)) }
         #expect(serverError == .httpStatus(500, url: url))
-        #expect(serverError?.exitCode == 69)
         #expect(serverError?.message == "https://swapi.dev/api/species/99/ answered HTTP 500 Internal Server Error")
     }
 
     @Test(
-        "a body that is not SWAPI JSON is exit 65, naming the URL and the problem",
+        "a body that is not SWAPI JSON names the URL and the problem",
         arguments: [
-            ("bad/html-error.html", "the body is not a JSON object (it begins '<!DOCTYPE html> <html lang=\"en\"> <head><title>502 Bad Gatewa…')"),
+            ("bad/html-error.html", "the body is not JSON (it begins '<!DOCTYPE html> <html lang=\"en\"> <head><title>502 Bad Gatewa…')"),
             ("bad/truncated-page.json", "the body is not valid JSON (it may be cut short)"),
             ("bad/results-not-array.json", "'results' is not an array"),
-            ("bad/results-with-a-number.json", "'results[1]' is not an object"),
         ])
     func invalidBodies(fixture: String, problem: String) async throws {
         let url = root.speciesURL()
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data(fixture))])
-        let error = await speciesError { _ = try await client(transport).page(at: url) }
+        let error = await speciesError { _ = try await client(transport).page() }
         #expect(error == .invalidResponse(url: url, problem: problem))
-        #expect(error?.exitCode == 65)
     }
 
     @Test func anEmptyBodyIsInvalid() async {
         let url = root.speciesURL()
-        let error = await speciesError { _ = try await client(StubTransport([url.absoluteString: .json(Data())])).page(at: url) }
+        let error = await speciesError { _ = try await client(StubTransport([url.absoluteString: .json(Data())])).page() }
         #expect(error == .invalidResponse(url: url, problem: "the body is empty"))
     }
 
     @Test func anObjectThatIsNotASpeciesIsInvalid() async throws {
         let url = root.speciesURL(id: 3)
         let transport = StubTransport([url.absoluteString: .json(Data(#"{"detail":"Not found"}"#.utf8))])
-        let error = await speciesError { _ = try await client(transport).species(at: url) }
-        #expect(error?.exitCode == 65)
+        let error = await speciesError { _ = try await client(transport).species(.id(3)) }
+        #expect(error == .invalidResponse(url: url, problem: "it has neither 'name' nor 'url': it is not a species"))
     }
 
     @Test func aTransportFailureIsUnreachable() async {
         let url = root.speciesURL()
         let error = await speciesError {
-            _ = try await client(StubTransport([url.absoluteString: .failure(.connectionRefused)])).page(at: url)
+            _ = try await client(StubTransport([url.absoluteString: .failure(.connectionRefused)])).page()
         }
         #expect(error == .unreachable(TransportError(.connectionRefused, url: url, detail: "stubbed connectionRefused")))
-        #expect(error?.exitCode == 69)
     }
 
     @Test func wrongTypedFieldsAreWarnedAboutByNameAndField() async throws {
         let url = root.speciesURL()
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data("bad/wrong-types.json"))])
-        let page = try await client(transport).page(at: url)
-        #expect(page.results.count == 2)
-        #expect(diagnostics.warnings.count == 11)
+        let page = try await client(transport).page()
+        #expect(page.species.count == 2)
+        #expect(diagnostics.warnings.count == 10)
         #expect(diagnostics.warnings.first == "species 'Wookie': field 'classification' has the wrong JSON type; treated as absent")
-        #expect(diagnostics.warnings.contains("species 'Wookie': field 'created' is not a UTC timestamp; treated as absent"))
-        #expect(
-            diagnostics.warnings.last
-                == "species at https://swapi.dev/api/species/1/: field 'name' has the wrong JSON type; treated as absent")
+        #expect(diagnostics.warnings.contains("species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent"))
+    }
+
+    @Test func aBadElementIsSkippedWithAWarning() async throws {
+        let url = root.speciesURL()
+        let transport = StubTransport([url.absoluteString: .json(try Fixtures.data("bad/results-with-a-number.json"))])
+        let page = try await client(transport).page()
+        #expect(page.species.compactMap(\.name) == ["Wookie"])
+        #expect(diagnostics.warnings == ["results[1] is not a species object; skipped"])
+    }
+
+    @Test func aPageSaysHowManyPagesThereAre() async throws {
+        let first = try await client(try StubTransport.recordedSWAPI()).page()
+        #expect(first.number == 1 && first.count == 37 && first.pageCount == 4 && first.species.count == 10)
+        let last = try await client(try StubTransport.recordedSWAPI()).page(4)
+        #expect(last.pageCount == 4 && last.species.count == 7)
+    }
+}
+
+@Suite("Pages fetched at once")
+struct ConcurrentPagesTests {
+    let diagnostics = RecordingDiagnostics()
+
+    private func names(_ transport: any HTTPTransport, serial: Bool = false, search: String? = nil) async throws -> [String] {
+        let client = SpeciesClient.stubbed(transport, diagnostics: diagnostics) { $0.serial = serial }
+        return try await client.allSpecies(search: search).compactMap(\.name)
+    }
+
+    private static func expected(_ count: Int) -> [String] {
+        (1...count).map { "Species \($0)" }
+    }
+
+    @Test(arguments: [nil, "an"])
+    func theRecordedAPIGivesTheSameSpeciesEitherWay(search: String?) async throws {
+        let concurrent = try await names(try StubTransport.recordedSWAPI(), search: search)
+        let serial = try await names(try StubTransport.recordedSWAPI(), serial: true, search: search)
+        #expect(concurrent == serial)
+        #expect(concurrent.count == (search == nil ? 37 : 17))
+    }
+
+    @Test func atMostSixPagesAreInFlightAndAllArriveInOrder() async throws {
+        let api = SyntheticAPI(species: 200)
+        #expect(try await names(api) == Self.expected(200))
+        #expect(api.mostInFlight == 6)
+        #expect(api.requests.count == 20)
+        #expect(Set(api.requests).count == 20, "no page is fetched twice")
+    }
+
+    @Test func serialMeansOneAtATime() async throws {
+        let api = SyntheticAPI(species: 50)
+        #expect(try await names(api, serial: true) == Self.expected(50))
+        #expect(api.mostInFlight == 1)
+    }
+
+    @Test func pagesArriveInAPIOrderEvenWhenLaterOnesComeFirst() async throws {
+        let api = SyntheticAPI(species: 60)
+        let late = FunctionTransport { request in
+            if request.url.query == "page=2" { try await Task.sleep(nanoseconds: 100_000_000) }
+            return try await api.send(request)
+        }
+        var order: [Int] = []
+        try await SpeciesClient.stubbed(late).forEachPage { order.append($0.first?.id ?? 0) }
+        #expect(order == [1, 11, 21, 31, 41, 51])
+    }
+
+    @Test func linksOfAnotherFormAreFollowedOneByOne() async throws {
+        let api = SyntheticAPI(
+            species: 30,
+            nextLinks: [1: "https://swapi.dev/api/species/?page=2&cursor=b", 2: "https://swapi.dev/api/species/?page=3&cursor=c"])
+        #expect(try await names(api) == Self.expected(30))
+        #expect(api.requests.last == "https://swapi.dev/api/species/?page=3&cursor=c")
+    }
+
+    @Test func aPageWhosePreviousLinkDiffersIsReachedByItsLinkInstead() async throws {
+        let api = SyntheticAPI(species: 60, previousLinks: [3: "https://swapi.dev/api/species/?page=9"])
+        #expect(try await names(api) == Self.expected(60))
+    }
+
+    @Test func aNextLinkThatSkipsPagesIsFollowed() async throws {
+        let api = SyntheticAPI(species: 60, nextLinks: [2: "https://swapi.dev/api/species/?page=5"])
+        #expect(try await names(api) == Self.expected(20) + (41...60).map { "Species \($0)" })
+    }
+
+    @Test func aCountTooHighStopsWhereTheLinksStop() async throws {
+        let api = SyntheticAPI(species: 37, count: 55)
+        #expect(try await names(api) == Self.expected(37))
+        #expect(diagnostics.warnings == ["the API counted 55 species but sent 37, from https://swapi.dev/api/species/"])
+    }
+
+    @Test func aCountTooLowIsFollowedPastIt() async throws {
+        let api = SyntheticAPI(species: 45, count: 20)
+        #expect(try await names(api) == Self.expected(45))
+    }
+
+    @Test func aFailingPageStopsAfterThePagesBeforeIt() async throws {
+        let api = SyntheticAPI(species: 60, failing: [3])
+        var delivered: [String] = []
+        let error = await speciesError {
+            try await SpeciesClient.stubbed(api).forEachPage { delivered += $0.compactMap(\.name) }
+        }
+        #expect(error == .httpStatus(500, url: URL(string: "https://swapi.dev/api/species/?page=3")!))
+        #expect(delivered == Self.expected(20))
+    }
+
+    @Test func aCountOfIntMaxNeitherOverflowsNorPlansTooFar() async throws {
+        let api = SyntheticAPI(species: 25, count: Int.max)
+        #expect(try await names(api) == Self.expected(25))
+        #expect(api.requests.count < 20, "not the 500 pages the count implies")
+        let page = try await SpeciesClient.stubbed(SyntheticAPI(species: 25, count: Int.max)).page()
+        #expect(page.count == Int.max && page.pageCount == Int.max / 10 + 1)
+    }
+
+    @Test(
+        "a link names a page of the listing when it has the listing's form",
+        arguments: [
+            ("https://swapi.dev/api/species/?page=3", "https://swapi.dev/api/species/?page=2", 3),
+            ("https://swapi.dev/api/species/", "https://swapi.dev/api/species/?page=2", 1),
+            ("https://swapi.dev/api/species/?search=dor+kel&page=2", "https://swapi.dev/api/species/?search=dor%20kel&page=2", 2),
+            ("https://swapi.dev/api/species/?page=3&cursor=x", "https://swapi.dev/api/species/?page=2", nil),
+            ("https://swapi.dev/api/planets/?page=3", "https://swapi.dev/api/species/?page=2", nil),
+            ("https://www.swapi.tech/api/species?page=2&limit=10", "https://www.swapi.tech/api/species?page=1&limit=10&expanded=true", 2),
+            ("https://swapi.dev/api/species/?page=0", "https://swapi.dev/api/species/?page=2", nil),
+            ("https://swapi.dev/api/species/?page=99999999999999999999", "https://swapi.dev/api/species/?page=2", nil),
+        ] as [(String, String, Int?)])
+    func listingLinks(link: String, pattern: String, page: Int?) throws {
+        #expect(ListingLink.page(of: try #require(URL(string: link)), inFormOf: try #require(URL(string: pattern))) == page)
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How a child process ended, and what it wrote.
 public struct ProcessResult: Sendable, CustomStringConvertible {
     /// The exit status, or the number of the signal that killed it.
@@ -7,8 +11,11 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     public let killedBySignal: Bool
     public let stdout: String
     public let stderr: String
-    /// From start to end, in seconds.
+    /// From its start to its end as wait4 saw it, in seconds.
     public let seconds: Double
+    /// User and system CPU time of the process and the children it waited
+    /// for, in seconds.
+    public let cpuSeconds: Double
 
     public var description: String {
         "\(killedBySignal ? "killed by signal" : "exit status") \(status) after \(seconds) s\n"
@@ -19,15 +26,13 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
 /// A child process that has been started; `result()` waits for its end.
 public final class RunningProcess: Sendable {
     public let pid: Int32
-    private let ended: AsyncStream<(status: Int32, signaled: Bool)>
+    private let ended: AsyncStream<(status: Int32, signaled: Bool, cpu: Double, seconds: Double)>
     private let folder: URL
-    private let started: Date
 
-    fileprivate init(pid: Int32, ended: AsyncStream<(status: Int32, signaled: Bool)>, folder: URL, started: Date) {
+    fileprivate init(pid: Int32, ended: AsyncStream<(status: Int32, signaled: Bool, cpu: Double, seconds: Double)>, folder: URL) {
         self.pid = pid
         self.ended = ended
         self.folder = folder
-        self.started = started
     }
 
     public func signal(_ signal: Int32) {
@@ -35,24 +40,30 @@ public final class RunningProcess: Sendable {
     }
 
     public func result() async throws -> ProcessResult {
-        var end: (status: Int32, signaled: Bool) = (-1, false)
+        var end: (status: Int32, signaled: Bool, cpu: Double, seconds: Double) = (-1, false, 0, 0)
         for await value in ended { end = value }
-        let seconds = Date().timeIntervalSince(started)
         defer { try? FileManager.default.removeItem(at: folder) }
         return ProcessResult(
             status: end.status, killedBySignal: end.signaled,
             stdout: String(decoding: try Data(contentsOf: folder.appendingPathComponent("stdout")), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: folder.appendingPathComponent("stderr")), as: UTF8.self),
-            seconds: seconds)
+            seconds: end.seconds, cpuSeconds: end.cpu)
     }
 }
 
 public enum ChildProcess {
-    /// Starts `executable`. Its output goes to temporary files, so a large
-    /// one cannot fill a pipe and stall it; after `timeout` seconds it is
-    /// killed.
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts `executable` with posix_spawn. Its output goes to temporary
+    /// files, so a large one cannot fill a pipe and stall it; `stdout` may
+    /// name another file instead (such as /dev/full), and `stdin` a file to
+    /// read (else /dev/null). After `timeout` seconds it is killed. Its end
+    /// is awaited with wait4, for its CPU time.
     public static func start(
-        _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 60
+        _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 60,
+        stdin: String? = nil, stdout: String? = nil
     ) throws -> RunningProcess {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("species-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -61,31 +72,45 @@ public enum ChildProcess {
         try Data().write(to: stdoutFile)
         try Data().write(to: stderrFile)
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
-        process.standardError = try FileHandle(forWritingTo: stderrFile)
-        let (ended, finish) = AsyncStream<(status: Int32, signaled: Bool)>.makeStream()
-        process.terminationHandler = { process in
-            finish.yield((process.terminationStatus, process.terminationReason == .uncaughtSignal))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? stdoutFile.path, O_WRONLY | O_TRUNC, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrFile.path, O_WRONLY | O_TRUNC, 0)
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let started = Date()
+        let code = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        guard code == 0 else { throw SpawnError(description: "cannot start \(executable.path): \(String(cString: strerror(code)))") }
+        let (ended, finish) = AsyncStream<(status: Int32, signaled: Bool, cpu: Double, seconds: Double)>.makeStream()
+        let child = pid
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            var usage = rusage()
+            while wait4(child, &status, 0, &usage) < 0 && errno == EINTR {}
+            let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            let signaled = status & 0x7F != 0
+            finish.yield((signaled ? status & 0x7F : (status >> 8) & 0xFF, signaled, cpu, Date().timeIntervalSince(started)))
             finish.finish()
         }
-        let started = Date()
-        try process.run()
-        let pid = process.processIdentifier
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-            if process.isRunning { kill(pid, SIGKILL) }
+            kill(child, SIGKILL)
         }
-        return RunningProcess(pid: pid, ended: ended, folder: folder, started: started)
+        return RunningProcess(pid: pid, ended: ended, folder: folder)
     }
 
     public static func run(
-        _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 60
+        _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 60,
+        stdin: String? = nil, stdout: String? = nil
     ) async throws -> ProcessResult {
-        try await start(executable, arguments, environment: environment, timeout: timeout).result()
+        try await start(executable, arguments, environment: environment, timeout: timeout, stdin: stdin, stdout: stdout).result()
     }
 }
 
@@ -114,24 +139,6 @@ public enum SpeciesBinary {
 
     public static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ProcessResult {
         try await ChildProcess.run(url, arguments, environment: environment(extra))
-    }
-
-    /// Runs species and returns, with its result, its wall time as GNU time
-    /// measures it (waiting on species itself), which a busy test runner
-    /// does not delay; the runner's own measure when /usr/bin/time is missing.
-    public static func timedRun(_ arguments: [String]) async throws -> (result: ProcessResult, seconds: Double) {
-        let time = URL(fileURLWithPath: "/usr/bin/time")
-        guard FileManager.default.isExecutableFile(atPath: time.path) else {
-            let result = try await run(arguments)
-            return (result, result.seconds)
-        }
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("species-time-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: report) }
-        let result = try await ChildProcess.run(
-            time, ["-f", "%e", "-o", report.path, url.path] + arguments, environment: environment())
-        let measured = Double(String(decoding: try Data(contentsOf: report), as: UTF8.self)
-            .split(separator: "\n").last ?? "") ?? result.seconds
-        return (result, measured)
     }
 
     /// Starts species with SIGINT and SIGPIPE at their defaults, whatever

@@ -1,23 +1,31 @@
 #!/usr/bin/env python3
-"""A SWAPI-like HTTP server on 127.0.0.1 for the tests and the benchmark.
+"""A SWAPI server on 127.0.0.1 for the tests and the benchmark, written from
+docs/swapi-dialects.md. It serves the data set of Fixtures/swapi-data in
+each of SWAPI's three dialects:
 
-It serves the recorded responses in Fixtures/swapi (index.txt names the URL
-and status of each) with their https://swapi.dev/api/ links rewritten to
-itself, and computes `species/?search=` pages it has no recording for the way
-SWAPI does (a case-insensitive substring of the name, 10 a page, in id order).
+  drf   swapi.dev: pages of 10 with count/next/previous, ?search= (every
+        term a part of the name), URLs ending in "/", 301 to add a missing
+        slash, 404 {"detail":"Not found"}. Its species, people, planets and
+        films are byte for byte what swapi.dev answered (Fixtures/swapi).
+  tech  www.swapi.tech: an envelope around every answer; ?page=&limit=
+        (clamped to the last page), &expanded=true, ?name= (a regular
+        expression), no films, its own created/edited, item URLs on the
+        stored host https://www.swapi.tech/api/, planets/null for no
+        homeworld.
+  info  swapi.info: one array of everything at /api/species, query strings
+        ignored, tab-indented JSON, item URLs on https://swapi.info/api/,
+        404 as an HTML page.
 
-Any path segments before `api/` name a session, such as /t42/api/species/:
-the links it serves keep the session, and GET /<session>/_log answers the
-list of requests made in that session, so that concurrent tests can count
-their own requests. A session segment `fault=NAME` makes the server hostile
-in one way (see FAULTS), for that session only.
+Path segments before `api/` make a session, such as /t42/api/species/: the
+links served keep the session, and GET /<session>/_log lists the requests of
+that session. Segments of the session choose how it behaves:
+`dialect=tech`, `delay=MS` (each answer waits MS milliseconds), and
+`fault=NAME` (hostile in one way, see FAULTS).
 
-Its 200 answers carry an ETag; a request with a matching If-None-Match gets
-304 Not Modified. It prints `listening on http://127.0.0.1:PORT/` once it
-accepts connections.
-With --exit-with-stdin (the tests pass it) it exits when its standard input
-closes, so it never outlives the process that started it.
-Python 3 standard library only.
+drf answers carry an ETag, and a matching If-None-Match gets 304. The server
+prints `listening on http(s)://127.0.0.1:PORT/` once it accepts connections;
+with --exit-with-stdin it exits when its standard input closes, so that it
+never outlives the process that started it. Python 3 standard library only.
 """
 
 import argparse
@@ -26,101 +34,215 @@ import hashlib
 import json
 import math
 import os
+import re
 import select
+import ssl
 import sys
 import threading
 import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-RECORDED_ROOT = "https://swapi.dev/api/"
+from swapi_data import DataSet
+
 PAGE_SIZE = 10
 NOT_FOUND = b'{"detail":"Not found"}'
 HTML_ERROR = b"<!DOCTYPE html>\n<html><head><title>503 Service Unavailable</title></head><body>Try later.</body></html>\n"
+TECH_STORED_ROOT = "https://www.swapi.tech/api/"
+INFO_STORED_ROOT = "https://swapi.info/api/"
+TECH_LOADED = "2025-03-17T10:34:01.234Z"
 
 FAULTS = {
     "429-once": "the first request answers 429 with Retry-After: 1",
     "429-date-once": "the first request answers 429 with an HTTP-date Retry-After one second ahead",
     "429-long": "every request answers 429 with Retry-After: 25924",
+    "retry-after-huge": "every request answers 503 with Retry-After: 1e19",
     "500-once": "the first request answers 500",
     "503-once": "the first request answers 503",
     "503-always": "every request answers 503",
     "page3-500": "species page 3 answers 500",
     "drop-once": "the first request is closed without an answer",
+    "drop-always": "every request is closed without an answer",
     "half-headers": "a status line, then the connection closes",
     "hang": "requests are accepted and never answered",
     "drip": "the body comes one byte a second",
-    "html": "every answer is an HTML page under status 200",
+    "html": "every answer is an HTML page under status 200 (a captive portal)",
     "truncated": "every JSON body is cut in half",
     "loop": "species page 3 links back to page 2",
     "cross-host-next": "species page 1 links to another host",
     "file-next": "species page 1 links to file:///etc/passwd",
     "wrong-types": "species page 1 is Fixtures/bad/wrong-types.json",
     "escape-name": "species 1, alone and on page 1, has terminal escape sequences in its name and language",
+    "bidi-name": "species 1, alone and on page 1, has bidi overrides, zero-width characters, separators and emoji in its name",
+    "impossible-date": "species 1, alone and on page 1, was created on 2014-02-30",
     "oversized": "species page 1 is 2 MiB, sent without a Content-Length",
     "oversized-declared": "species page 1 is 2 MiB, with its Content-Length",
+    "content-length-huge": "every answer announces a Content-Length of 30000000000, sends 100 bytes and closes",
+    "content-length-max": "every answer announces a Content-Length of 9223372036854775807, sends 100 bytes and closes",
     "count-mismatch": "species page 1 counts 38 species",
     "big-page": "species page 1 holds 2,000 species and no next link",
     "huge-page": "species page 1 holds --huge-page species (100,000: about 70 MB) and no next link",
     "redirect-off-host": "every request redirects to localhost instead of 127.0.0.1",
+    "redirect-other-port": "every request redirects to another port of 127.0.0.1",
+    "redirect-no-location": "every request answers 302 without a Location",
+    "not-modified": "every request answers 304 Not Modified, asked or not",
     "dangling-film": "species 3 links to films/7 too, which answers 404, as on SWAPI",
     "off-host-homeworld": "species 3's homeworld is on another host",
+    "person-500": "person 13 (a Wookie) answers 500",
+    "person-html": "person 13 (a Wookie) answers an HTML page under status 200",
 }
 
 
-def query_key(query):
-    """The query as a comparable set; SWAPI treats page=1 as no page."""
+def drf_query_key(query):
+    """The query as a comparable set; swapi.dev treats page=1 as no page."""
     pairs = urllib.parse.parse_qsl(query, keep_blank_values=True)
     return frozenset((k, v) for k, v in pairs if (k, v) != ("page", "1"))
 
 
-class Recordings:
-    def __init__(self, directory):
-        self.responses = {}
-        self.species = []
-        with open(os.path.join(directory, "index.txt"), encoding="utf-8") as index:
-            for line in index:
-                parts = line.split()
-                if len(parts) != 3 or not parts[1].startswith(RECORDED_ROOT):
-                    continue
-                name, url, status = parts
-                with open(os.path.join(directory, name), "rb") as body:
-                    data = body.read()
-                parsed = urllib.parse.urlsplit(url[len(RECORDED_ROOT):])
-                self.responses[(parsed.path, query_key(parsed.query))] = (int(status), data)
-                if parsed.path.startswith("species/") and parsed.path[8:-1].isdigit() and status == "200":
-                    self.species.append((int(parsed.path[8:-1]), json.loads(data)))
-        self.species.sort(key=lambda pair: pair[0])
+def search_terms(text):
+    """Django REST Framework's SearchFilter: terms split on white space and commas."""
+    return text.replace("\x00", "").replace(",", " ").split()
 
-    def lookup(self, path, query):
-        recorded = self.responses.get((path, query_key(query)))
-        if recorded:
-            return recorded
+
+class Dialects:
+    """The answers of each dialect for a path and query under api/."""
+
+    def __init__(self, data):
+        self.data = data
+
+    # drf (swapi.dev)
+
+    def drf(self, rest, query, own_root):
+        def link(kind, number):
+            return f"{own_root}{kind}/{number}/"
+
         params = dict(urllib.parse.parse_qsl(query, keep_blank_values=True))
-        if path == "species/" and "search" in params:
-            return self.search(params["search"], params.get("page", "1"))
-        return 404, NOT_FOUND
-
-    def search(self, text, page_text):
+        match = re.fullmatch(r"(species|people|planets|films)/(\d+)/", rest)
+        if match:
+            kind, number = match.group(1), int(match.group(2))
+            if self.data.get(kind, number) is None:
+                return 404, NOT_FOUND
+            return 200, self.dumps(self.data.drf(kind, number, link))
+        if rest != "species/":
+            return 404, NOT_FOUND
+        names = {pk: self.data.get("species", pk)["name"].lower() for pk in self.data.ids("species")}
+        terms = [term.lower() for term in search_terms(params.get("search", ""))]
+        matches = [pk for pk in self.data.ids("species") if all(term in names[pk] for term in terms)]
+        page_text = params.get("page", "1")
         if not page_text.isdigit() or int(page_text) < 1:
             return 404, NOT_FOUND
         page = int(page_text)
-        matches = [s for _, s in self.species if text.lower() in s["name"].lower()]
         pages = max(1, math.ceil(len(matches) / PAGE_SIZE))
         if page > pages:
             return 404, NOT_FOUND
 
-        def link(number):
-            query = urllib.parse.urlencode({"search": text, "page": number}, quote_via=urllib.parse.quote)
-            return f"{RECORDED_ROOT}species/?{query}"
+        def page_link(number):
+            items = ([("search", params["search"])] if "search" in params else []) + [("page", number)]
+            return f"{own_root}species/?" + urllib.parse.urlencode(items)
 
         body = {
             "count": len(matches),
-            "next": link(page + 1) if page < pages else None,
-            "previous": link(page - 1) if page > 1 else None,
-            "results": matches[(page - 1) * PAGE_SIZE:page * PAGE_SIZE],
+            "next": page_link(page + 1) if page < pages else None,
+            "previous": page_link(page - 1) if page > 1 else None,
+            "results": [self.data.drf("species", pk, link) for pk in matches[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]],
         }
-        return 200, json.dumps(body, separators=(",", ":")).encode()
+        return 200, self.dumps(body)
+
+    # tech (www.swapi.tech)
+
+    def tech_properties(self, kind, number):
+        def link(target, pk):
+            return f"{TECH_STORED_ROOT}{target}/{pk if pk is not None else 'null'}"
+
+        drf = self.data.drf(kind, number, link)
+        properties = {"created": TECH_LOADED, "edited": TECH_LOADED}
+        for key, value in drf.items():
+            if key in ("created", "edited", "films", "url"):
+                continue
+            properties[key] = value
+        if kind == "species" and self.data.get("species", number)["homeworld"] is None:
+            properties["homeworld"] = link("planets", None)
+        properties["url"] = link(kind, number)
+        return properties
+
+    def tech_document(self, kind, number):
+        return {"properties": self.tech_properties(kind, number), "_id": f"5f63a{kind[:2]}{number:04d}",
+                "description": "A sepcies within the Star Wars universe" if kind == "species" else f"A {kind} resource",
+                "uid": str(number), "__v": 2}
+
+    def tech_envelope(self, body):
+        body.update({"apiVersion": "1.0", "timestamp": email.utils.formatdate(usegmt=True),
+                     "support": {"contact": "admin@swapi.tech", "donate": "https://www.paypal.com/donate"}})
+        return self.dumps(body)
+
+    def tech(self, rest, query, own_root):
+        params = dict(urllib.parse.parse_qsl(query, keep_blank_values=True))
+        path = rest.rstrip("/").lower()
+        not_found = self.tech_envelope({"message": "Not found"})
+        if path == "":
+            return 200, self.tech_envelope({"message": "ok", "result": {
+                kind: f"{own_root}{kind}" for kind in ("films", "people", "planets", "species", "starships", "vehicles")}})
+        match = re.fullmatch(r"(species|people|planets|films)/(\d+)", path)
+        if match:
+            kind, number = match.group(1), int(match.group(2))
+            if self.data.get(kind, number) is None:
+                return 404, not_found
+            return 200, self.tech_envelope({"message": "ok", "result": self.tech_document(kind, number)})
+        if path != "species":
+            return 200, HTML_ERROR
+        ids = self.data.ids("species")
+        if "name" in params:
+            try:
+                pattern = re.compile(params["name"], re.IGNORECASE)
+            except re.error:
+                return 500, self.tech_envelope({"message": "Invalid regular expression"})
+            found = [pk for pk in ids if pattern.search(self.data.get("species", pk)["name"])]
+            return 200, self.tech_envelope({"message": "ok", "result": [self.tech_document("species", pk) for pk in found]})
+        limit = int(params["limit"]) if params.get("limit", "").isdigit() and int(params["limit"]) > 0 else 10
+        pages = max(1, math.ceil(len(ids) / limit))
+        page = int(params["page"]) if "limit" in params and params.get("page", "").isdigit() else 1
+        page = min(max(page, 1), pages)
+        chosen = ids[(page - 1) * limit:page * limit]
+        if params.get("expanded") == "true":
+            results = [self.tech_document("species", pk) for pk in chosen]
+        else:
+            results = [{"uid": str(pk), "name": self.data.get("species", pk)["name"], "url": f"{TECH_STORED_ROOT}species/{pk}"}
+                       for pk in chosen]
+
+        def page_link(number):
+            return f"{own_root}species?page={number}&limit={limit}"
+
+        return 200, self.tech_envelope({
+            "message": "ok", "total_records": len(ids), "total_pages": pages,
+            "previous": page_link(page - 1) if page > 1 else None,
+            "next": page_link(page + 1) if page < pages else None,
+            "results": results})
+
+    # info (swapi.info)
+
+    def info(self, rest, query, own_root):
+        def link(kind, number):
+            return f"{INFO_STORED_ROOT}{kind}/{number}"
+
+        not_found = b"<!DOCTYPE html><html><head><title>404: This page could not be found</title></head></html>"
+        path = rest.rstrip("/")
+        if path == "":
+            return 200, json.dumps({kind: f"{INFO_STORED_ROOT}{kind}" for kind in (
+                "films", "people", "planets", "species", "vehicles", "starships")}, indent="\t").encode()
+        match = re.fullmatch(r"(species|people|planets|films)/(\d+)(?:\.json)?", path)
+        if match:
+            kind, number = match.group(1), int(match.group(2))
+            if self.data.get(kind, number) is None:
+                return 404, not_found
+            return 200, json.dumps(self.data.drf(kind, number, link), indent="\t", ensure_ascii=False).encode()
+        if path in ("species", "species/all"):
+            everything = [self.data.drf("species", pk, link) for pk in self.data.ids("species")]
+            return 200, json.dumps(everything, indent="\t", ensure_ascii=False).encode()
+        return 404, not_found
+
+    @staticmethod
+    def dumps(body):
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -141,48 +263,61 @@ class Handler(BaseHTTPRequestHandler):
         with server.lock:
             server.log.setdefault(session, []).append(self.path)
             count = len(server.log[session])
-        if server.latency:
-            time.sleep(server.latency)
-        faults = [part[len("fault="):] for part in session.split("/") if part.startswith("fault=")]
-        fault = faults[0] if faults else None
-        if fault and fault not in FAULTS:
-            return self.send(400, f"unknown fault {fault}".encode())
+        settings = dict(part.split("=", 1) for part in session.split("/") if "=" in part)
+        delay = float(settings.get("delay", 0)) / 1000 or server.latency
+        if delay:
+            time.sleep(delay)
+        fault = settings.get("fault")
+        dialect = settings.get("dialect", "drf")
+        if fault and fault not in FAULTS or dialect not in ("drf", "tech", "info"):
+            return self.send(400, f"unknown fault or dialect in {session}".encode())
         if fault and self.misbehave(fault, count, session, rest):
             return
-        if not rest.endswith("/"):
+        scheme = "https" if server.tls else "http"
+        own_root = f"{scheme}://{self.headers.get('Host', '127.0.0.1')}/{session}api/"
+        if dialect == "drf" and rest and not rest.endswith("/"):
             location = f"/{session}api/{rest}/" + (f"?{target.query}" if target.query else "")
             return self.send(301, b"", {"Location": location})
-        status, body = server.recordings.lookup(rest, target.query)
-        own_root = f"http://{self.headers.get('Host', '127.0.0.1')}/{session}api/"
-        body = body.replace(RECORDED_ROOT.encode(), own_root.encode())
+        status, body = getattr(server.dialects, dialect)(rest, target.query, own_root)
         if fault:
             status, body = self.alter(fault, status, body, rest, target.query, own_root)
+        content_type = "application/json" if body[:1] in (b"{", b"[") else "text/html"
         if fault == "drip":
             return self.drip(status, body)
         if fault == "oversized":
             return self.send_without_length(status, body)
-        if status == 200:
-            etag = '"' + hashlib.sha1(body).hexdigest()[:16] + '"'
+        if fault in ("content-length-huge", "content-length-max"):
+            length = "30000000000" if fault == "content-length-huge" else "9223372036854775807"
+            return self.send_short(status, body[:100], length)
+        if status == 200 and dialect == "drf":
+            etag = '"' + hashlib.md5(body).hexdigest() + '"'
             if self.headers.get("If-None-Match") == etag:
-                return self.send(304, b"", {"ETag": etag})
+                return self.send(304, b"")
             return self.send(status, body, {"ETag": etag})
-        self.send(status, body)
+        self.send(status, body, content_type=content_type)
 
     def misbehave(self, fault, count, session, rest):
-        """Answers in place of the server for faults that do not need a body;
+        """Answers in place of the server for faults that need no body;
         True when it did."""
         retry_after = {
             "429-once": "1",
             "429-date-once": email.utils.formatdate(time.time() + 1, usegmt=True),
             "429-long": "25924",
+            "retry-after-huge": "1e19",
         }
-        if fault in retry_after and (count == 1 or fault == "429-long"):
-            self.send(429, b'{"detail":"Request was throttled."}', {"Retry-After": retry_after[fault]})
+        port = self.server.server_address[1]
+        if fault in retry_after and (count == 1 or fault in ("429-long", "retry-after-huge")):
+            status = 503 if fault == "retry-after-huge" else 429
+            self.send(status, b'{"detail":"Request was throttled."}', {"Retry-After": retry_after[fault]})
         elif fault in ("500-once", "503-once") and count == 1:
             self.send(int(fault[:3]), HTML_ERROR, content_type="text/html")
         elif fault == "503-always" or (fault == "page3-500" and "page=3" in self.path):
             self.send(503 if fault == "503-always" else 500, HTML_ERROR, content_type="text/html")
-        elif fault == "drop-once" and count == 1:
+        elif fault == "person-500" and rest.startswith("people/13"):
+            self.send(500, HTML_ERROR, content_type="text/html")
+        elif fault == "person-html" and rest.startswith("people/13"):
+            self.send(200, HTML_ERROR, content_type="text/html")
+        elif fault == "drop-always" or (fault == "drop-once" and count == 1):
             self.close_connection = True
         elif fault == "half-headers":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n")
@@ -191,23 +326,28 @@ class Handler(BaseHTTPRequestHandler):
             self.wait_for_client_to_leave(300)
             self.close_connection = True
         elif fault == "redirect-off-host":
-            port = self.server.server_address[1]
             self.send(302, b"", {"Location": f"http://localhost:{port}/{session}api/{rest}"})
+        elif fault == "redirect-other-port":
+            self.send(302, b"", {"Location": f"http://127.0.0.1:{self.server.other_port}/{session}api/{rest}"})
+        elif fault == "redirect-no-location":
+            self.send(302, b"")
+        elif fault == "not-modified":
+            self.send(304, b"")
         else:
             return False
         return True
 
     def alter(self, fault, status, body, rest, query, own_root):
-        """The recorded answer, changed as the fault says."""
-        first_page = rest == "species/" and query_key(query) == frozenset()
+        """The answer, changed as the fault says."""
+        first_page = rest == "species/" and drf_query_key(query) == frozenset()
         if fault == "html":
             return 200, HTML_ERROR
         if fault == "truncated":
             return status, body[:len(body) // 2]
         if fault == "wrong-types" and first_page:
-            with open(os.path.join(self.server.fixtures, "..", "bad", "wrong-types.json"), "rb") as file:
-                return 200, file.read().replace(RECORDED_ROOT.encode(), own_root.encode())
-        if fault == "loop" and query_key(query) == frozenset({("page", "3")}):
+            with open(os.path.join(self.server.fixtures, "bad", "wrong-types.json"), "rb") as file:
+                return 200, file.read().replace(b"https://swapi.dev/api/", own_root.encode())
+        if fault == "loop" and drf_query_key(query) == frozenset({("page", "3")}):
             return status, self.edit(body, next=f"{own_root}species/?page=2")
         if fault == "cross-host-next" and first_page:
             return status, self.edit(body, next="http://evil.example/api/species/?page=2")
@@ -215,11 +355,14 @@ class Handler(BaseHTTPRequestHandler):
             return status, self.edit(body, next="file:///etc/passwd")
         if fault == "count-mismatch" and first_page:
             return status, self.edit(body, count=38)
-        if fault == "escape-name" and (first_page or rest == "species/1/"):
+        changes = {
+            "escape-name": {"name": "\x1b[2J\x1b[31mRed\x1b[0m Human\x07", "language": "Galactic\u009b31m Basic"},
+            "bidi-name": {"name": "Hu\u202eman\u200b\u2028🚀", "language": "Galactic\u2066 Basic\ufeff ❤️"},
+            "impossible-date": {"created": "2014-02-30T00:00:00.000000Z"},
+        }
+        if fault in changes and (first_page or rest == "species/1/"):
             document = json.loads(body)
-            human = document["results"][0] if first_page else document
-            human["name"] = "\x1b[2J\x1b[31mRed\x1b[0m Human\x07"
-            human["language"] = "Galactic\u009b31m Basic"
+            (document["results"][0] if first_page else document).update(changes[fault])
             return status, json.dumps(document).encode()
         if fault == "dangling-film" and rest == "species/3/":
             document = json.loads(body)
@@ -229,7 +372,7 @@ class Handler(BaseHTTPRequestHandler):
         if fault in ("oversized", "oversized-declared") and first_page:
             return status, body[:-1] + b" " * (2 * 1024 * 1024) + b"}"
         if fault == "huge-page" and first_page:
-            return status, self.server.huge_page(own_root)
+            return status, self.server.huge_page(body, own_root)
         if fault == "big-page" and first_page:
             page = json.loads(body)
             page.update(count=2000, next=None, results=page["results"] * 200)
@@ -275,6 +418,14 @@ class Handler(BaseHTTPRequestHandler):
             pass
         self.close_connection = True
 
+    def send_short(self, status, body, length):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", length)
+        self.end_headers()
+        self.wfile.write(body)
+        self.close_connection = True
+
     def send(self, status, body, headers=None, content_type="application/json"):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
@@ -296,20 +447,19 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     huge_pages = {}
 
-    def huge_page(self, own_root):
-        """One page of --huge-page species, the recorded ones over and over,
+    def huge_page(self, first_page, own_root):
+        """One page of --huge-page species, the first page's over and over,
         each with an id and URL of its own; made once per root."""
         with self.lock:
             if own_root not in self.huge_pages:
-                species = [s for _, s in self.recordings.species]
+                species = json.loads(first_page)["results"]
                 results = []
                 for number in range(1, self.huge_page_species + 1):
                     item = dict(species[(number - 1) % len(species)])
-                    item["url"] = f"{RECORDED_ROOT}species/{number}/"
+                    item["url"] = f"{own_root}species/{number}/"
                     results.append(item)
                 page = {"count": len(results), "next": None, "previous": None, "results": results}
-                body = json.dumps(page, separators=(",", ":")).encode()
-                self.huge_pages[own_root] = body.replace(RECORDED_ROOT.encode(), own_root.encode())
+                self.huge_pages[own_root] = json.dumps(page, separators=(",", ":")).encode()
             return self.huge_pages[own_root]
 
 
@@ -319,22 +469,34 @@ def main():
         description=__doc__.splitlines()[0], epilog=f"faults:\n{faults}",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--fixtures", default=os.path.join(here, "..", "..", "Fixtures", "swapi"))
+    parser.add_argument("--fixtures", default=os.path.join(here, "..", "..", "Fixtures"))
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--latency-ms", type=float, default=0, help="delay before each answer")
     parser.add_argument("--verbose", action="store_true", help="log each request on stderr")
     parser.add_argument("--exit-with-stdin", action="store_true", help="exit when standard input closes")
     parser.add_argument("--huge-page", type=int, default=100_000, help="species on the page of the huge-page fault")
+    parser.add_argument("--tls", metavar="PEM", help="serve https with this certificate and key")
     options = parser.parse_args()
 
     server = Server(("127.0.0.1", options.port), Handler)
-    server.recordings = Recordings(options.fixtures)
+    server.dialects = Dialects(DataSet(os.path.join(options.fixtures, "swapi-data")))
     server.fixtures = options.fixtures
     server.huge_page_species = options.huge_page
     server.latency = options.latency_ms / 1000
     server.verbose = options.verbose
     server.lock = threading.Lock()
     server.log = {}
+    server.tls = bool(options.tls)
+    if options.tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(options.tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    # A second listener, for the redirect to another port.
+    other = Server(("127.0.0.1", 0), Handler)
+    for name in ("dialects", "fixtures", "huge_page_species", "latency", "verbose", "lock", "log", "tls"):
+        setattr(other, name, getattr(server, name))
+    server.other_port = other.other_port = other.server_address[1]
+    threading.Thread(target=other.serve_forever, daemon=True).start()
 
     def exit_when_stdin_closes():
         while sys.stdin.buffer.read(65536):
@@ -343,7 +505,7 @@ def main():
 
     if options.exit_with_stdin:
         threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
-    print(f"listening on http://127.0.0.1:{server.server_address[1]}/", flush=True)
+    print(f"listening on {'https' if options.tls else 'http'}://127.0.0.1:{server.server_address[1]}/", flush=True)
     server.serve_forever()
 
 

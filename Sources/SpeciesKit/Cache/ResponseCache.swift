@@ -2,59 +2,57 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Responses on disk, one file per URL, under `$XDG_CACHE_HOME/species/`
 /// (else `~/.cache/species/`). A file holds a short text header (the URL,
 /// when it was fetched, its validators, the body's length) and the body.
-/// Writes go to a temporary file that is then renamed over the entry, so a
-/// reader never sees half an entry, and two processes writing at once leave
-/// one whole entry. An entry that cannot be read, or does not add up, is
-/// treated as absent and replaced at the next write.
-public struct ResponseCache: Sendable {
-    public struct Entry: Sendable, Equatable {
-        public var url: String
-        public var fetched: Date
-        public var etag: String?
-        public var lastModified: String?
-        public var body: Data
+/// Only bodies that were read as SWAPI JSON are ever written (`Fetcher`).
+///
+/// Writes go to a temporary file, readable by its owner only, that is then
+/// renamed over the entry: a reader never sees half an entry, and two
+/// processes writing at once leave one whole entry. An entry that cannot be
+/// read, or does not add up, is treated as absent and replaced at the next
+/// write. URLs are kept without credentials.
+package struct ResponseCache: Sendable {
+    package struct Entry: Sendable, Equatable {
+        /// The URL, without user name or password.
+        package var url: String
+        package var fetched: Date
+        package var etag: String?
+        package var lastModified: String?
+        package var body: Data
 
-        public init(url: String, fetched: Date, etag: String? = nil, lastModified: String? = nil, body: Data) {
+        package init(url: String, fetched: Date, etag: String? = nil, lastModified: String? = nil, body: Data) {
             self.url = url
             self.fetched = fetched
             self.etag = etag
             self.lastModified = lastModified
             self.body = body
         }
-
-        /// The entry as the response it was.
-        public var response: HTTPResponse {
-            var headers: [String: String] = [:]
-            headers["etag"] = etag
-            headers["last-modified"] = lastModified
-            return HTTPResponse(status: 200, headers: headers, body: body)
-        }
     }
 
-    public struct Summary: Sendable, Equatable {
-        public var entries = 0
-        public var bytes = 0
-        public var oldest: Date?
-        public var newest: Date?
+    package struct Summary: Sendable, Equatable {
+        package var entries = 0
+        package var bytes = 0
+        package var oldest: Date?
+        package var newest: Date?
     }
 
     private static let magic = "species-cache 1"
     private static let suffix = ".entry"
 
-    public let directory: URL
+    package let directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     /// `$XDG_CACHE_HOME/species` when that is an absolute path, else
     /// `$HOME/.cache/species`; nil when neither is set.
-    public static func defaultDirectory(environment: [String: String]) -> URL? {
+    package static func defaultDirectory(environment: [String: String]) -> URL? {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("species")
         }
@@ -62,26 +60,32 @@ public struct ResponseCache: Sendable {
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/species")
     }
 
-    public func read(_ url: URL) -> Entry? {
-        guard let data = FileManager.default.contents(atPath: file(for: url.absoluteString).path) else { return nil }
-        return Self.decode(data, url: url.absoluteString)
+    /// The key of `url` in the cache: the URL without credentials.
+    static func key(_ url: URL) -> String {
+        url.withoutCredentials.absoluteString
+    }
+
+    package func read(_ url: URL) -> Entry? {
+        let key = Self.key(url)
+        guard let data = FileManager.default.contents(atPath: file(for: key).path) else { return nil }
+        return Self.decode(data, url: key)
     }
 
     /// Writes `entry` whole, or not at all.
-    public func write(_ entry: Entry) throws {
+    package func write(_ entry: Entry) throws {
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let target = file(for: entry.url)
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        // The header, then the body as it is: no copy of a large body is made.
-        try Self.header(of: entry).write(to: temporary)
-        let file = try FileHandle(forWritingTo: temporary)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: Self.header(of: entry), attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path]) }
         do {
+            // The header, then the body as it is: no copy of a large body is made.
+            let file = try FileHandle(forWritingTo: temporary)
+            defer { try? file.close() }
             try file.seekToEnd()
             try file.write(contentsOf: entry.body)
-            try file.close()
         } catch {
-            try? file.close()
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }
@@ -92,9 +96,9 @@ public struct ResponseCache: Sendable {
         }
     }
 
-    public func summary() -> Summary {
+    package func summary() -> Summary {
         var summary = Summary()
-        for file in entryFiles() {
+        for file in ownFiles() where file.lastPathComponent.hasSuffix(Self.suffix) {
             guard let data = FileManager.default.contents(atPath: file.path) else { continue }
             summary.entries += 1
             summary.bytes += data.count
@@ -106,26 +110,46 @@ public struct ResponseCache: Sendable {
         return summary
     }
 
-    /// Removes every entry, and temporary files left by interrupted writes.
-    public func clear() throws -> Summary {
+    /// Removes every entry, and temporary files left by interrupted writes:
+    /// regular files of the cache's own names only. A file another process
+    /// removed first is removed already.
+    package func clear() throws -> Summary {
         let removed = summary()
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-        for file in files where file.lastPathComponent.hasSuffix(Self.suffix) || file.lastPathComponent.hasSuffix(".tmp") {
-            try FileManager.default.removeItem(at: file)
+        for file in ownFiles() {
+            guard unlink(file.path) == 0 || errno == ENOENT else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [
+                    NSLocalizedDescriptionKey: "cannot remove \(file.path): \(String(cString: strerror(errno)))"
+                ])
+            }
         }
         return removed
     }
 
-    private func entryFiles() -> [URL] {
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-        return files.filter { $0.lastPathComponent.hasSuffix(Self.suffix) && !$0.lastPathComponent.hasPrefix(".") }
+    /// Regular files named as entries (`<16 hex digits>.entry`) or as their
+    /// temporary files (`.<entry>.<pid>.<n>.tmp`).
+    private func ownFiles() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter(Self.isOwnName).map { directory.appendingPathComponent($0) }.filter { file in
+            var status = stat()
+            return lstat(file.path, &status) == 0 && status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG)
+        }
+    }
+
+    private static func isOwnName(_ name: String) -> Bool {
+        let entry = { (text: Substring) in
+            text.count == 16 + suffix.count && text.hasSuffix(suffix) && text.prefix(16).allSatisfy(\.isHexDigit)
+        }
+        if name.hasPrefix("."), name.hasSuffix(".tmp") {
+            return name.dropFirst().split(separator: ".").count == 5 && entry(name.dropFirst().prefix(16 + suffix.count))
+        }
+        return entry(Substring(name))
     }
 
     /// The entry's file: a 64-bit FNV-1a hash of the URL. The URL is kept in
     /// the entry too, so that a collision reads as a miss.
-    private func file(for url: String) -> URL {
+    private func file(for key: String) -> URL {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in url.utf8 {
+        for byte in key.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
         }
         let name = String(hash, radix: 16)

@@ -1,10 +1,10 @@
 /// SWAPI's comma-separated colour lists, such as `"blue, green, yellow"`.
-public enum CommaList {
+enum CommaList {
     /// Splits on `,` and trims spaces and tabs from each part, keeping every
     /// part, empty ones included: `"n/a"` gives `["n/a"]` and `""` gives `[""]`.
     /// It works on UTF-8 bytes: `,`, space and tab never occur inside a
     /// multi-byte character.
-    public static func split(_ text: String) -> [String] {
+    static func split(_ text: String) -> [String] {
         var parts: [String] = []
         let utf8 = text.utf8
         var start = utf8.startIndex

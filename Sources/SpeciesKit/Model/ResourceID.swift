@@ -1,8 +1,8 @@
 /// The numeric id of a SWAPI resource, read from its URL.
-public enum ResourceID {
+enum ResourceID {
     /// The last path component that is a number: `.../species/3/` gives 3.
     /// The scheme, host and port, the query and the fragment are never read.
-    public static func from(url: String) -> Int? {
+    static func from(url: String) -> Int? {
         var url = url
         return url.withUTF8(id)
     }
@@ -43,4 +43,44 @@ public enum ResourceID {
         }
         return value
     }
+}
+
+/// What a SWAPI link names, whatever host or form it was written with:
+/// `https://www.swapi.tech/api/people/66`, `https://swapi.dev/api/people/66/`
+/// and `people/66/` are all person 66.
+struct ResourceReference: Hashable, Sendable {
+    enum Kind: String, Sendable, CaseIterable {
+        case species, planets, people, films
+    }
+
+    let kind: Kind
+    let id: Int
+
+    /// The last two path components: a kind, then a number (with an
+    /// optional `.json`, as swapi.info also serves). Nil for anything else,
+    /// such as swapi.tech's `planets/null`.
+    init?(_ link: String) {
+        var path = Substring(link)
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
+        if let scheme = path.range(of: "://") {
+            path = path[scheme.upperBound...].drop { $0 != "/" }
+        }
+        let components = path.split(separator: "/")
+        guard components.count >= 2 else { return nil }
+        var last = components[components.count - 1]
+        if last.hasSuffix(".json") { last = last.dropLast(5) }
+        guard let kind = Kind(rawValue: components[components.count - 2].lowercased()),
+            !last.isEmpty, last.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int(last)
+        else { return nil }
+        self.kind = kind
+        self.id = id
+    }
+
+    init(_ kind: Kind, _ id: Int) {
+        self.kind = kind
+        self.id = id
+    }
+
+    /// `planets/9`.
+    var path: String { "\(kind.rawValue)/\(id)" }
 }

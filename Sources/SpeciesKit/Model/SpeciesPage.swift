@@ -1,102 +1,81 @@
-import Foundation
-
-/// One page of `GET species/`: SWAPI's wrapper around up to 10 species.
-public struct SpeciesPage: Sendable {
+/// One page of species as swapi.dev serves it: `count`, `next`, `previous`
+/// and `results`. Decoding is lenient where it can be: a `count` or
+/// `previous` of the wrong type is absent, and an element of `results` that
+/// is not a species object is skipped, so that one bad element does not
+/// sink the page. What was left out is in `issues`.
+public struct SpeciesPage: Decodable, Sendable {
     public var count: Int?
-    /// The next page's URL as the server wrote it; `nil` on the last page.
+    /// The next page's URL as the server wrote it; nil on the last page.
     public var next: String?
     public var previous: String?
-    /// The page's species, decoded as they are iterated.
-    public var species: SpeciesList
+    public var results: [StarWarsSpecies]
+    public var issues: [SpeciesIssue]
 
-    public init(count: Int?, next: String?, previous: String?, species: SpeciesList) {
+    public init(count: Int?, next: String?, previous: String?, results: [StarWarsSpecies], issues: [SpeciesIssue] = []) {
         self.count = count
         self.next = next
         self.previous = previous
-        self.species = species
+        self.results = results
+        self.issues = issues
     }
 
-    public init(count: Int?, next: String?, previous: String?, results: [StarWarsSpecies]) {
-        self.init(count: count, next: next, previous: previous, species: SpeciesList(results))
+    private enum CodingKeys: String, CodingKey {
+        case count, next, previous, results
     }
 
-    /// Every species of the page, decoded.
-    public var results: [StarWarsSpecies] { Array(species) }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        count = try? container.decodeIfPresent(Int.self, forKey: .count)
+        // Without a readable `next`, the pages after this one are out of reach.
+        next = try container.decodeIfPresent(String.self, forKey: .next)
+        previous = try? container.decodeIfPresent(String.self, forKey: .previous)
+        (results, issues) = try SpeciesIssue.decodeElements(of: container.nestedUnkeyedContainer(forKey: .results)) {
+            (decoded: StarWarsSpecies.Decoded) in decoded
+        }
+    }
 }
 
-/// The species of a page: decoded one at a time from the response body as
-/// they are iterated, so that a page of 100,000 species can be printed line
-/// by line without all of them in memory. Each species decoded is shown to
-/// the `report` closure (the client warns there of fields of the wrong type).
-public struct SpeciesList: Sequence, Sendable {
-    private enum Storage: Sendable {
-        case decoded([StarWarsSpecies])
-        case encoded(body: Data, elements: [Range<Int>])
+/// Something in a response that could not be read and was left out: a
+/// field of a species, or a whole element of a list.
+public struct SpeciesIssue: Hashable, Sendable, CustomStringConvertible {
+    /// Which species: `'Wookie'`, `at <url>`, or `results[3]`.
+    public var species: String
+    /// The field left absent; nil when the whole element was skipped.
+    public var field: StarWarsSpecies.InvalidField?
+
+    public var description: String {
+        guard let field else { return "\(species) is not a species object; skipped" }
+        return "species \(species): \(field); treated as absent"
     }
 
-    private var storage: Storage
-    private var report: (@Sendable (StarWarsSpecies) -> Void)?
-
-    public init(_ species: [StarWarsSpecies]) {
-        storage = .decoded(species)
-    }
-
-    init(body: Data, elements: [Range<Int>]) {
-        storage = .encoded(body: body, elements: elements)
-    }
-
-    public var count: Int {
-        switch storage {
-        case .decoded(let species): species.count
-        case .encoded(_, let elements): elements.count
-        }
-    }
-
-    public var isEmpty: Bool { count == 0 }
-
-    /// The species at `positions`, decoded as they are iterated.
-    func slice(_ positions: Range<Int>) -> SpeciesList {
-        var list = self
-        switch storage {
-        case .decoded(let all): list.storage = .decoded(Array(all[positions]))
-        case .encoded(let body, let elements): list.storage = .encoded(body: body, elements: Array(elements[positions]))
-        }
-        return list
-    }
-
-    /// The same species, each shown to `report` as it is decoded.
-    public func reporting(to report: @escaping @Sendable (StarWarsSpecies) -> Void) -> SpeciesList {
-        var list = self
-        list.report = report
-        return list
-    }
-
-    public func makeIterator() -> Iterator {
-        Iterator(list: self)
-    }
-
-    public struct Iterator: IteratorProtocol {
-        private var storage: Storage
-        private let count: Int
-        private let report: (@Sendable (StarWarsSpecies) -> Void)?
-        private var position = 0
-
-        init(list: SpeciesList) {
-            storage = list.storage
-            count = list.count
-            report = list.report
-        }
-
-        public mutating func next() -> StarWarsSpecies? {
-            guard position < count else { return nil }
-            defer { position += 1 }
-            let species: StarWarsSpecies
-            switch storage {
-            case .decoded(let all): species = all[position]
-            case .encoded(let body, let elements): species = SpeciesDocument.species(in: body, at: elements[position])
+    /// The species of a list whose elements decode as `Element`, and what
+    /// could not be read of them; `species` finds the species in an element
+    /// (nil skips it).
+    static func decodeElements<Element: Decodable>(
+        of list: UnkeyedDecodingContainer, _ species: (Element) -> StarWarsSpecies.Decoded?
+    ) throws -> ([StarWarsSpecies], [SpeciesIssue]) {
+        var list = list
+        var results: [StarWarsSpecies] = []
+        var issues: [SpeciesIssue] = []
+        if let count = list.count { results.reserveCapacity(count) }
+        while !list.isAtEnd {
+            let position = list.currentIndex
+            guard let decoded = try list.decode(Lenient<Element>.self).value.flatMap(species) else {
+                issues.append(SpeciesIssue(species: "results[\(position)]", field: nil))
+                continue
             }
-            report?(species)
-            return species
+            results.append(decoded.species)
+            issues += decoded.invalidFields.map { SpeciesIssue(species: decoded.species.displayName, field: $0) }
         }
+        return (results, issues)
+    }
+}
+
+/// An element decoded if it can be; nil if not, without failing its list.
+private struct Lenient<Value: Decodable>: Decodable {
+    let value: Value?
+
+    init(from decoder: any Decoder) throws {
+        value = try? Value(from: decoder)
     }
 }

@@ -1,34 +1,38 @@
 import Foundation
 
 /// One species of the Star Wars API, with SWAPI's strings turned into typed
-/// values (spec: `species-model.md`).
-public struct StarWarsSpecies: Sendable, Equatable {
+/// values (contract: `docs/species-model.md`).
+///
+/// It decodes from the API's species object (any dialect's) and from the
+/// object `species --json` prints, and encodes as the latter. Decoding is
+/// lenient: a field of the wrong JSON type, or a date that does not exist,
+/// is absent. Decode ``Decoded`` instead to learn which fields those were.
+public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
     public var url: String?
     public var name: String?
     public var classification: String?
     public var designation: String?
+    /// Centimetres; nil when the API says `n/a` or `unknown`.
     public var averageHeight: Int?
     public var skinColors: [String]?
     public var hairColors: [String]?
     public var eyeColors: [String]?
+    /// A string: it can be `indefinite` or `unknown`.
     public var averageLifespan: String?
+    /// The planet's URL; nil for a species without a homeworld.
     public var homeworld: String?
     public var language: String?
     public var people: [String]
     public var films: [String]
     public var created: Date?
     public var edited: Date?
-    /// JSON keys whose values had the wrong type (or an unreadable date) and
-    /// were therefore treated as absent.
-    public var invalidFields: [String]
 
     public init(
         url: String? = nil, name: String? = nil, classification: String? = nil,
         designation: String? = nil, averageHeight: Int? = nil, skinColors: [String]? = nil,
         hairColors: [String]? = nil, eyeColors: [String]? = nil, averageLifespan: String? = nil,
         homeworld: String? = nil, language: String? = nil, people: [String] = [],
-        films: [String] = [], created: Date? = nil, edited: Date? = nil,
-        invalidFields: [String] = []
+        films: [String] = [], created: Date? = nil, edited: Date? = nil
     ) {
         self.url = url
         self.name = name
@@ -45,7 +49,6 @@ public struct StarWarsSpecies: Sendable, Equatable {
         self.films = films
         self.created = created
         self.edited = edited
-        self.invalidFields = invalidFields
     }
 
     /// The number at the end of `url`: `.../species/3/` gives 3.
@@ -53,8 +56,8 @@ public struct StarWarsSpecies: Sendable, Equatable {
         url.flatMap(ResourceID.from(url:))
     }
 
-    /// How the species is named in messages: its name, else its URL.
-    public var displayName: String {
+    /// How messages name the species: its name, else its URL.
+    package var displayName: String {
         if let name { return "'\(name)'" }
         if let url { return "at \(url)" }
         return "without a name or URL"

@@ -1,16 +1,16 @@
 /// Bounds each request from its start to its last byte. URLSession's own
 /// timeout only counts idle time in whole seconds, so a server that drips a
 /// byte a second would never time out without this.
-public struct DeadlineTransport: HTTPTransport {
+struct DeadlineTransport: HTTPTransport {
     private let base: any HTTPTransport
     private let seconds: Double
 
-    public init(_ base: any HTTPTransport, seconds: Double) {
+    init(_ base: any HTTPTransport, seconds: Double) {
         self.base = base
         self.seconds = seconds
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let seconds = self.seconds
         return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
             group.addTask { try await base.send(request) }

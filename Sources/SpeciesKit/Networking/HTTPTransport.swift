@@ -1,7 +1,7 @@
 import Foundation
 
 /// A GET request: all this client ever sends.
-public struct HTTPRequest: Sendable, Equatable, Codable {
+public struct HTTPRequest: Sendable, Equatable {
     public var url: URL
     public var headers: [String: String]
 
@@ -28,42 +28,53 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 }
 
-/// The seam between the client and the network: URLSession in the tool,
-/// stubs in tests. An HTTP error status is a response, not a thrown error;
-/// a transport throws only a `TransportError`.
+/// The seam between the client and the network, in the manner of
+/// swift-openapi-runtime's `ClientTransport`: URLSession in the tool
+/// (`URLSessionTransport`), stubs in tests. An HTTP error status is a
+/// response, not a thrown error; a transport throws only `TransportError`.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
 /// Why no usable HTTP response arrived.
-public struct TransportError: Error, Sendable, Equatable, Codable {
-    public enum Kind: Sendable, Equatable, Codable {
+public struct TransportError: Error, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// Refused, or no route to the host.
         case connectionRefused
         case unknownHost
         /// No complete answer before the deadline.
         case timedOut(seconds: Double)
         /// The connection broke before a complete answer.
         case connectionLost
+        /// The TLS handshake failed or the certificate is not trusted.
         case insecureConnection
         case cancelled
         /// The body grew past the limit; the transfer was stopped there.
         case tooLarge(limit: Int)
-        /// A redirect to another host, or from https to http.
+        /// A redirect to another origin, or with no usable Location.
         case redirectRefused(location: String)
         /// The server asks to wait longer than the client is willing to.
         case throttled(status: Int, retryAfter: Double)
-        /// Not in the cache or the snapshot, and the network is off limits.
-        case offline
         case other
     }
 
     public var kind: Kind
     public var url: URL
+    /// What happened, in words for the user.
     public var detail: String
 
     public init(_ kind: Kind, url: URL, detail: String) {
         self.kind = kind
         self.url = url
         self.detail = detail
+    }
+
+    /// The SWAPI server could not give an answer: something between here
+    /// and there failed, not a rule of this client.
+    var meansUnreachable: Bool {
+        switch kind {
+        case .connectionRefused, .unknownHost, .timedOut, .connectionLost, .insecureConnection, .throttled, .other: true
+        case .cancelled, .tooLarge, .redirectRefused: false
+        }
     }
 }

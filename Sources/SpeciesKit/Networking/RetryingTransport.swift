@@ -5,26 +5,26 @@ import Foundation
 /// the server's `Retry-After` when it asks for at most `maxRetryAfter`
 /// seconds; a longer `Retry-After` fails at once. Each retry is announced.
 /// Timeouts and other 4xx are not retried.
-public struct RetryingTransport: HTTPTransport {
-    public struct Policy: Sendable {
-        public var retries: Int
-        public var baseDelay: Double = 0.5
-        public var maxDelay: Double = 8
-        public var maxRetryAfter: Double = 30
+struct RetryingTransport: HTTPTransport {
+    struct Policy: Sendable {
+        var retries: Int
+        var baseDelay: Double = 0.5
+        var maxDelay: Double = 8
+        var maxRetryAfter: Double = 30
 
-        public init(retries: Int) {
+        init(retries: Int) {
             self.retries = retries
         }
 
         /// The wait before retry `attempt` (from 0): `baseDelay` doubled each
         /// time, at most `maxDelay`, then scaled by a factor from 0.5 to 1
         /// (`unit` is uniform in 0..<1) so that clients do not retry in step.
-        public func backoff(attempt: Int, unit: Double) -> Double {
+        func backoff(attempt: Int, unit: Double) -> Double {
             min(maxDelay, baseDelay * pow(2, Double(min(attempt, 30)))) * (0.5 + unit / 2)
         }
     }
 
-    public static let retriedStatuses: Set<Int> = [429, 500, 502, 503, 504]
+    static let retriedStatuses: Set<Int> = [429, 500, 502, 503, 504]
 
     private let base: any HTTPTransport
     private let policy: Policy
@@ -33,7 +33,7 @@ public struct RetryingTransport: HTTPTransport {
     private let random: @Sendable () -> Double
     private let now: @Sendable () -> Date
 
-    public init(
+    init(
         _ base: any HTTPTransport, policy: Policy, diagnostics: any Diagnostics,
         sleep: @escaping @Sendable (Double) async throws -> Void = Pause.seconds,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
@@ -47,7 +47,7 @@ public struct RetryingTransport: HTTPTransport {
         self.now = now
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var attempt = 0
         while true {
             let response: HTTPResponse
@@ -75,13 +75,18 @@ public struct RetryingTransport: HTTPTransport {
     private func announceAndWait(attempt: Int, seconds asked: Double?, url: URL, reason: String) async throws {
         let seconds = asked ?? policy.backoff(attempt: attempt, unit: random())
         let wait = String(format: "%.1f s", seconds) + (asked == nil ? "" : ", as the server asked")
-        diagnostics.note("retry \(attempt + 1) of \(policy.retries) in \(wait): \(url.absoluteString): \(reason)")
+        diagnostics.note("retry \(attempt + 1) of \(policy.retries) in \(wait): \(url.redacted): \(reason)")
         try await sleep(seconds)
     }
 }
 
-/// The `Retry-After` header: a number of seconds, or an HTTP date.
+/// The `Retry-After` header: a number of seconds, or an HTTP date. The
+/// number is the server's: it is read as a Double and held to a bound, so
+/// that no value, however large, can trap a conversion.
 enum RetryAfter {
+    /// About 31.7 million years: longer than any wait worth describing exactly.
+    static let longest = 1e15
+
     private static let httpDate: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -93,17 +98,22 @@ enum RetryAfter {
     /// How long the server asks to wait from `now`; nil when unreadable.
     static func seconds(_ value: String, now: Date) -> Double? {
         let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(text), seconds.isFinite, seconds >= 0 {
-            return seconds
+        if let seconds = Double(text), !seconds.isNaN, seconds >= 0 {
+            return min(seconds, longest)
         }
-        return httpDate.date(from: text).map { max(0, $0.timeIntervalSince(now)) }
+        return httpDate.date(from: text).map { min(max(0, $0.timeIntervalSince(now)), longest) }
     }
 
-    /// `25924 s` as `7 h 12 min`; shorter waits in seconds.
+    /// `42 s`, `7 h 12 min`, `12 days`, `31688 years`.
     static func describe(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.up))
-        if whole < 120 { return "\(whole) s" }
-        let hours = whole / 3600, minutes = whole % 3600 / 60
-        return hours == 0 ? "\(minutes) min" : "\(hours) h \(minutes) min"
+        let seconds = seconds.isNaN ? 0 : min(max(seconds.rounded(.up), 0), longest)
+        switch seconds {
+        case ..<120: return "\(Int(seconds)) s"
+        case ..<(48 * 3600):
+            let minutes = Int(seconds) / 60
+            return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
+        case ..<(730 * 86400): return "\(Int(seconds / 86400)) days"
+        default: return "\(Int(seconds / 31_557_600)) years"
+        }
     }
 }

@@ -1,5 +1,5 @@
 /// The detail text of `species show`, byte for byte as the iOS tutorial's
-/// detail screen built it (spec: `detail-view.md`). Control characters in the
+/// detail screen built it (contract: `docs/detail-view.md`). Control characters in the
 /// server's values are escaped (`TerminalText`); the format's own tabs and
 /// newlines are not.
 public enum DetailRenderer {

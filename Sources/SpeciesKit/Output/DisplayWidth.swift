@@ -1,7 +1,7 @@
 /// How many columns text takes on a terminal: 2 for wide East Asian
 /// characters and emoji, 0 for combining marks, 1 for the rest.
-public enum DisplayWidth {
-    public static func of(_ text: String) -> Int {
+package enum DisplayWidth {
+    package static func of(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + of($1) }
     }
 
@@ -22,7 +22,7 @@ public enum DisplayWidth {
 
     /// `text` in at most `width` columns, ending in `…` (after no space)
     /// when it was cut.
-    public static func truncate(_ text: String, to width: Int) -> String {
+    package static func truncate(_ text: String, to width: Int) -> String {
         guard of(text) > width else { return text }
         guard width > 0 else { return "" }
         var kept = ""

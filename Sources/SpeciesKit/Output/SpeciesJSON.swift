@@ -1,6 +1,6 @@
 import Foundation
 
-/// JSON output in the schema of `species-model.md`: keys in a fixed order,
+/// JSON output in the schema of `docs/species-model.md`: keys in a fixed order,
 /// absent values as `null`, dates as UTC ISO-8601 with microseconds.
 public enum SpeciesJSON {
     /// Output is handed over in pieces of about this size.
@@ -8,7 +8,7 @@ public enum SpeciesJSON {
 
     /// `--json` for one species: an object, indented as `jq .` would print
     /// it; with `related`, its last key is `related`.
-    public static func document(_ species: StarWarsSpecies, related: RelatedResources? = nil) -> String {
+    public static func object(_ species: StarWarsSpecies, related: RelatedResources? = nil) -> String {
         var json = JSONText(pretty: true)
         write(species, to: &json, related: related)
         json.raw("\n")
@@ -16,82 +16,30 @@ public enum SpeciesJSON {
     }
 
     /// `--json` for a list: one array, indented as `jq .` would print it,
-    /// written to `output` as the species come. Returns how many.
-    @discardableResult
-    public static func writeArray(_ species: some Sequence<StarWarsSpecies>, to output: any OutputSink) -> Int {
+    /// handed to `output` in pieces as it is made.
+    public static func writeArray(_ species: some Sequence<StarWarsSpecies>, to output: ([UInt8]) throws -> Void) rethrows {
         var json = JSONText(pretty: true, depth: 1)
         var written = 0
         for item in species {
             json.raw(written == 0 ? "[\n  " : ",\n  ")
             write(item, to: &json)
             written += 1
-            json.handOver(to: output, above: chunk)
+            try json.handOver(to: output, above: chunk)
         }
         json.raw(written == 0 ? "[]\n" : "\n]\n")
-        json.handOver(to: output)
-        return written
+        try json.handOver(to: output)
     }
 
-    /// `--jsonl`: one compact object and a newline per species, written to
-    /// `output` as the species come. Returns how many.
-    @discardableResult
-    public static func writeLines(_ species: some Sequence<StarWarsSpecies>, to output: any OutputSink) -> Int {
-        var json = JSONText(pretty: false)
-        var written = 0
-        for item in species {
-            write(item, to: &json)
-            json.raw("\n")
-            written += 1
-            json.handOver(to: output, above: chunk)
-        }
-        json.handOver(to: output)
-        return written
-    }
-
-    /// `--jsonl` for a page's species: the same lines, decoded and written
-    /// `speciesPerChunk` at a time on every core, and written to `output` in
-    /// order, a window of chunks at once, so that a page of 100,000 species
-    /// neither waits on one core nor sits whole in memory.
-    @discardableResult
-    public static func writeLines(
-        _ species: SpeciesList, to output: any OutputSink, speciesPerChunk: Int = 1024,
-        cores: Int = ProcessInfo.processInfo.activeProcessorCount
-    ) async -> Int {
-        guard species.count > speciesPerChunk, cores > 1 else {
-            output.write(lines(species))
-            return species.count
-        }
-        let chunks = stride(from: 0, to: species.count, by: speciesPerChunk).map {
-            $0..<min($0 + speciesPerChunk, species.count)
-        }
-        for window in stride(from: 0, to: chunks.count, by: cores) {
-            let positions = chunks[window..<min(window + cores, chunks.count)]
-            let rendered = await withTaskGroup(of: RenderedChunk.self, returning: [[UInt8]].self) { group in
-                for (order, range) in positions.enumerated() {
-                    group.addTask { RenderedChunk(order: order, bytes: lines(species.slice(range))) }
-                }
-                var parts = [[UInt8]](repeating: [], count: positions.count)
-                for await chunk in group { parts[chunk.order] = chunk.bytes }
-                return parts
-            }
-            rendered.forEach(output.write)
-        }
-        return species.count
-    }
-
-    /// A struct, not a tuple, for a child task's result (see `PageFetch`).
-    private struct RenderedChunk: Sendable {
-        let order: Int
-        let bytes: [UInt8]
-    }
-
-    private static func lines(_ species: SpeciesList) -> [UInt8] {
+    /// `--jsonl`: one compact object and a newline per species, handed to
+    /// `output` in pieces as they are made.
+    public static func writeLines(_ species: some Sequence<StarWarsSpecies>, to output: ([UInt8]) throws -> Void) rethrows {
         var json = JSONText(pretty: false)
         for item in species {
             write(item, to: &json)
             json.raw("\n")
+            try json.handOver(to: output, above: chunk)
         }
-        return json.bytes
+        try json.handOver(to: output)
     }
 
     private static func write(_ species: StarWarsSpecies, to json: inout JSONText, related: RelatedResources? = nil) {
@@ -152,11 +100,11 @@ struct JSONText {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Writes what has been written so far to `output`, when it is more than
+    /// Hands what has been written so far to `output`, when it is more than
     /// `threshold` bytes, and starts again empty.
-    mutating func handOver(to output: any OutputSink, above threshold: Int = 0) {
+    mutating func handOver(to output: ([UInt8]) throws -> Void, above threshold: Int = 0) rethrows {
         guard bytes.count > threshold else { return }
-        output.write(bytes)
+        try output(bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 
@@ -259,30 +207,45 @@ struct JSONText {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
-    /// The string, quoted, with `"`, `\` and control characters escaped;
-    /// runs of bytes that need no escape are copied whole.
+    /// The string, quoted, with `"`, `\\`, control characters (C0, DEL, C1)
+    /// and U+2028/U+2029 escaped, so that the JSON is safe to print and to
+    /// embed in JavaScript; runs of bytes that need no escape are copied whole.
     private mutating func appendQuoted(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         // Native strings are contiguous already: no copy is made here.
         value.withUTF8 { utf8 in
             var run = 0
-            for index in utf8.indices {
+            var index = 0
+            while index < utf8.count {
                 let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                let escaped: (scalar: UInt32, length: Int)? =
+                    switch byte {
+                    case ..<0x20, UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x7F: (UInt32(byte), 1)
+                    case 0xC2 where index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1]):
+                        (UInt32(utf8[index + 1]), 2)
+                    case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (0xA8...0xA9).contains(utf8[index + 2]):
+                        (0x2000 + UInt32(utf8[index + 2]) - 0x80, 3)
+                    default: nil
+                    }
+                guard let escaped else {
+                    index += 1
+                    continue
+                }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
-                appendEscape(byte)
-                run = index + 1
+                appendEscape(escaped.scalar)
+                index += escaped.length
+                run = index
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func appendEscape(_ byte: UInt8) {
+    private mutating func appendEscape(_ scalar: UInt32) {
         bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        switch scalar {
+        case 0x22, 0x5C: bytes.append(UInt8(scalar))
         case 0x0A: bytes.append(UInt8(ascii: "n"))
         case 0x0D: bytes.append(UInt8(ascii: "r"))
         case 0x09: bytes.append(UInt8(ascii: "t"))
@@ -290,7 +253,10 @@ struct JSONText {
         case 0x0C: bytes.append(UInt8(ascii: "f"))
         default:
             let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            bytes.append(UInt8(ascii: "u"))
+            for shift in stride(from: 12, through: 0, by: -4) {
+                bytes.append(hex[Int(scalar >> UInt32(shift) & 0xF)])
+            }
         }
     }
 }

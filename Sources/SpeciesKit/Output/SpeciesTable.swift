@@ -1,7 +1,7 @@
 /// The aligned table of `species list`.
 public enum SpeciesTable {
     /// Shown for an absent value.
-    public static let missing = "-"
+    static let missing = "-"
 
     /// A header row and one row per species, columns two spaces apart, with
     /// no trailing spaces; nothing at all for no species. Control characters

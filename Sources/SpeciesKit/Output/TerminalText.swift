@@ -1,9 +1,9 @@
 /// Text from the server made safe for a terminal.
-public enum TerminalText {
+package enum TerminalText {
     /// Shows C0 and C1 control characters and DEL as `\u{1B}`, so that a
     /// name cannot move the cursor, ring the bell or recolour the screen.
     /// Tabs and newlines are escaped too: the detail format writes its own.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var escaped = ""
         for scalar in text.unicodeScalars {

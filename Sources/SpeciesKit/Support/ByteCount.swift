@@ -1,6 +1,6 @@
 /// Sizes for people: `100 MiB`, `1.5 KiB`, `512 bytes`.
-public enum ByteCount {
-    public static func describe(_ bytes: Int) -> String {
+package enum ByteCount {
+    package static func describe(_ bytes: Int) -> String {
         let units = ["KiB", "MiB", "GiB", "TiB"]
         guard bytes >= 1024 else { return "\(bytes) bytes" }
         var value = Double(bytes) / 1024

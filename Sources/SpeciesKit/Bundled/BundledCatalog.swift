@@ -1,0 +1,74 @@
+import Foundation
+
+/// SWAPI's data as built into species (`BundledData`, from
+/// Fixtures/swapi-data): the answer of last resort when the network may not
+/// or cannot be used. It answers as a SWAPI service would, its links under
+/// the API root: pages of 10 in id order, swapi.dev's search, every species,
+/// and the names of every planet, person and film they link to.
+struct BundledCatalog: Sendable {
+    static let pageSize = 10
+
+    /// The data set, decoded once.
+    private static let data: DataSet? = try? JSONDecoder().decode(DataSet.self, from: Data(BundledData.json.utf8))
+
+    /// The day the data set was taken into species.
+    static var recorded: String { data?.recorded ?? "unknown" }
+
+    let root: APIRoot
+
+    func page(_ number: Int, search: String?) throws(SpeciesError) -> SpeciesClient.Page {
+        let matches = species(matching: search)
+        let pages = max(1, matches.count.dividedRoundingUp(by: Self.pageSize))
+        guard number <= pages else {
+            throw .notInBundledData(what: "page \(number)" + RemoteCatalog.matching(search))
+        }
+        let first = (number - 1) * Self.pageSize
+        return SpeciesClient.Page(
+            number: number, count: matches.count, pageCount: pages,
+            species: Array(matches[first..<min(first + Self.pageSize, matches.count)]))
+    }
+
+    /// Every species whose name matches `search` (all of them without one).
+    func species(matching search: String?) -> [StarWarsSpecies] {
+        let terms = SearchTerms(search ?? "")
+        return (Self.data?.species ?? []).filter { terms.matches($0.name) }.map(rooted)
+    }
+
+    func species(id: Int) throws(SpeciesError) -> StarWarsSpecies {
+        guard let species = Self.data?.species.first(where: { $0.id == id }) else {
+            throw .notInBundledData(what: "species \(id)")
+        }
+        return rooted(species)
+    }
+
+    /// The name or title, and episode, of a planet, person or film.
+    func resource(_ reference: ResourceReference) -> RelatedResource? {
+        let key = String(reference.id)
+        switch reference.kind {
+        case .planets: return Self.data?.planets[key].map { RelatedResource(name: $0) }
+        case .people: return Self.data?.people[key].map { RelatedResource(name: $0) }
+        case .films: return Self.data?.films[key]
+        case .species: return Self.data?.species.first { $0.id == reference.id }.map { RelatedResource(name: $0.name) }
+        }
+    }
+
+    /// The species with its links under the API root.
+    private func rooted(_ species: StarWarsSpecies) -> StarWarsSpecies {
+        var species = species
+        let base = root.url.withoutCredentials.absoluteString
+        func link(_ path: String) -> String { base + path }
+        species.url = species.url.map(link)
+        species.homeworld = species.homeworld.map(link)
+        species.people = species.people.map(link)
+        species.films = species.films.map(link)
+        return species
+    }
+
+    private struct DataSet: Decodable {
+        var recorded: String
+        var species: [StarWarsSpecies]
+        var planets: [String: String]
+        var people: [String: String]
+        var films: [String: RelatedResource]
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// How the client uses its cache of responses.
+public struct CachePolicy: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        /// A fresh entry is the answer; a stale one is revalidated.
+        case normal
+        /// Every entry is revalidated (`--refresh`).
+        case refresh
+        /// The cache only, whatever the age of its entries (`--offline`).
+        case offline
+    }
+
+    public static let defaultMaxAge = 86_400.0
+
+    /// Nil: no cache at all (`--no-cache`).
+    public var directory: URL?
+    /// Seconds during which an entry is the answer without asking the server.
+    public var maxAge: Double
+    public var mode: Mode
+
+    public init(directory: URL?, maxAge: Double = defaultMaxAge, mode: Mode = .normal) {
+        self.directory = directory
+        self.maxAge = maxAge
+        self.mode = mode
+    }
+}
+
+/// Gets a body that reads as the JSON expected of a URL: from the cache
+/// when an entry may answer, else from the network, keeping the cache up to
+/// date. A body is stored only once it has been read, so the cache never
+/// holds what would be refused.
+///
+/// - A fresh entry (fetched less than `maxAge` ago, and not in the future)
+///   is the answer; the network is not touched.
+/// - A stale one is revalidated with `If-None-Match` / `If-Modified-Since`;
+///   a 304 refreshes it.
+/// - `cacheOnly` answers from an entry of any age, or not at all.
+struct Fetcher: Sendable {
+    /// Where an answer came from.
+    enum Source: Sendable, Equatable {
+        case network
+        case cache(fetched: Date)
+    }
+
+    struct Fetched<Value: Sendable>: Sendable {
+        var value: Value
+        var source: Source
+    }
+
+    let network: any HTTPTransport
+    let cache: ResponseCache?
+    let maxAge: Double
+    var mode: CachePolicy.Mode
+    let diagnostics: any Diagnostics
+    var now: @Sendable () -> Date = Date.init
+
+    /// The same, answering from the cache alone, whatever its age.
+    var cacheOnly: Fetcher {
+        var fetcher = self
+        fetcher.mode = .offline
+        return fetcher
+    }
+
+    /// The value `read` makes of the body of GET `url`. `read` throws
+    /// `SpeciesError.invalidResponse` for a body that is not what it expects.
+    func get<Value: Sendable>(_ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value) async throws -> Fetched<Value> {
+        var entry = cache?.read(url)
+        var cached: Value?
+        if let body = entry?.body {
+            cached = try? read(body, url)
+            // An entry that does not read is no entry: it is replaced.
+            if cached == nil { entry = nil }
+        }
+        if let entry, let cached, mode == .offline || (mode == .normal && isFresh(entry)) {
+            return Fetched(value: cached, source: .cache(fetched: entry.fetched))
+        }
+        if mode == .offline {
+            throw SpeciesError.notCached(url: url)
+        }
+        var request = HTTPRequest(url: url)
+        request.headers["If-None-Match"] = entry?.etag
+        request.headers["If-Modified-Since"] = entry?.lastModified
+        let response: HTTPResponse
+        do {
+            response = try await network.send(request)
+        } catch let error as TransportError {
+            throw Self.failure(error)
+        }
+        switch response.status {
+        case 304 where entry != nil:
+            guard var entry, let cached else { break }
+            entry.fetched = now()
+            store(entry)
+            return Fetched(value: cached, source: .network)
+        case 200..<300:
+            let value = try read(response.body, url)
+            store(.init(
+                url: ResponseCache.key(url), fetched: now(), etag: response.header("ETag"),
+                lastModified: response.header("Last-Modified"), body: response.body))
+            return Fetched(value: value, source: .network)
+        default:
+            break
+        }
+        throw SpeciesError.httpStatus(response.status, url: url)
+    }
+
+    /// Fetched at most `maxAge` seconds ago. An entry from the future (a
+    /// clock set back) is stale.
+    private func isFresh(_ entry: ResponseCache.Entry) -> Bool {
+        let age = now().timeIntervalSince(entry.fetched)
+        return age >= 0 && age < maxAge
+    }
+
+    private func store(_ entry: ResponseCache.Entry) {
+        guard let cache else { return }
+        do {
+            try cache.write(entry)
+        } catch {
+            diagnostics.warning("cannot write the cache in \(cache.directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    private static func failure(_ error: TransportError) -> SpeciesError {
+        switch error.kind {
+        case .tooLarge:
+            .refused(url: error.url, problem: error.detail + " (--max-response-size)")
+        case .redirectRefused:
+            .refused(url: error.url, problem: error.detail)
+        case .throttled(let status, let retryAfter):
+            .rateLimited(url: error.url, status: status, retryAfter: retryAfter)
+        default:
+            .unreachable(error)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The API root, such as `https://swapi.dev/api/`; species live at
+/// `<root>species/`.
+public struct APIRoot: Sendable, Equatable {
+    /// swapi.dev, the default.
+    public static let swapi = APIRoot(checked: "https://swapi.dev/api/")
+
+    public let url: URL
+    let origin: Origin
+
+    private init(checked text: String) {
+        // A constant that passes `init?(_:)`.
+        self = APIRoot(text)!
+    }
+
+    /// Accepts an absolute `http` or `https` URL (in any case) with a host,
+    /// and no query or fragment, and adds a missing trailing slash.
+    public init?(_ text: String) {
+        guard var components = URLComponents(string: text),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty,
+            components.query == nil, components.fragment == nil
+        else { return nil }
+        components.scheme = scheme
+        if !components.path.hasSuffix("/") {
+            components.path += "/"
+        }
+        guard let url = components.url, let origin = Origin(url) else { return nil }
+        self.url = url
+        self.origin = origin
+    }
+
+    /// `<root>species/`, with `search` and `page` (after it, as SWAPI's own
+    /// `next` links write it) when given. Page 1 is the bare endpoint.
+    func speciesURL(page: Int = 1, search: String? = nil) -> URL {
+        var items: [(String, String)] = []
+        if let search { items.append(("search", search)) }
+        if page != 1 { items.append(("page", String(page))) }
+        return endpoint("species/", query: items)
+    }
+
+    func speciesURL(id: Int) -> URL {
+        endpoint("species/\(id)/", query: [])
+    }
+
+    private func endpoint(_ path: String, query: [(String, String)]) -> URL {
+        guard var components = URLComponents(url: url.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+        else { return url }
+        if !query.isEmpty {
+            components.percentEncodedQueryItems = query.map {
+                URLQueryItem(name: $0.0, value: QueryEncoding.encode($0.1))
+            }
+        }
+        return components.url ?? url
+    }
+}
+
+/// Percent-encoding of a query value. URLComponents' own `queryItems` leaves
+/// `+` as it is, which servers decode as a space; this keeps only RFC 3986's
+/// unreserved characters, so any text reaches the server intact.
+enum QueryEncoding {
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func encode(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// The planet, people and films a species links to, by name (`show --related`).
+public struct RelatedResources: Sendable, Equatable {
+    public enum Name: Sendable, Equatable {
+        case named(String)
+        /// The resource has neither a name nor a title.
+        case unnamed
+        /// Its link answers 404: SWAPI has dangling links, such as films/7.
+        case notFound
+        /// Offline, and neither cached nor in the data built into species.
+        case unavailableOffline
+        /// It could not be fetched or read; `reason` says why, briefly.
+        case failed(reason: String)
+
+        /// The name, or what stands for it in the detail text.
+        public var text: String {
+            switch self {
+            case .named(let name): name
+            case .unnamed: "unknown"
+            case .notFound: "unknown (not found)"
+            case .unavailableOffline: "unknown (not available offline)"
+            case .failed(let reason): "unknown (\(reason))"
+            }
+        }
+
+        /// The name, or nil, for JSON.
+        public var name: String? {
+            if case .named(let name) = self { name } else { nil }
+        }
+    }
+
+    /// Nil when the species has no homeworld.
+    public var homeworld: Name?
+    public var people: [Name]
+    /// In episode order; films without one last.
+    public var films: [Name]
+
+    public init(homeworld: Name?, people: [Name], films: [Name]) {
+        self.homeworld = homeworld
+        self.people = people
+        self.films = films
+    }
+}
+
+/// What matters of a planet, person or film.
+struct RelatedResource: Decodable, Sendable, Equatable {
+    var name: String?
+    var title: String?
+    var episode: Int?
+
+    init(name: String? = nil, title: String? = nil, episode: Int? = nil) {
+        self.name = name
+        self.title = title
+        self.episode = episode
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, title
+        case episode = "episode_id"
+    }
+
+    /// A value of another type is absent.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try? container.decodeIfPresent(String.self, forKey: .name)
+        title = try? container.decodeIfPresent(String.self, forKey: .title)
+        episode = try? container.decodeIfPresent(Int.self, forKey: .episode)
+    }
+}
+
+extension SpeciesClient {
+    /// Fetches what `species` links to, `RemoteCatalog.concurrency` at once,
+    /// through the same cache as the rest. A link that cannot be followed or
+    /// answered (a server error, a body that is not SWAPI JSON) does not
+    /// sink the others: it is named `unknown (why)`, with a warning.
+    public func related(of species: StarWarsSpecies) async throws -> RelatedResources {
+        let links = [species.homeworld].compactMap { $0 } + species.people + species.films
+        var found = [RelatedResource?](repeating: nil, count: links.count)
+        var names = [RelatedResources.Name](repeating: .unnamed, count: links.count)
+        try await withThrowingTaskGroup(of: RelatedFetch.self) { group in
+            var next = 0
+            var done = 0
+            while done < links.count {
+                while next < links.count, next - done < RemoteCatalog.concurrency {
+                    let index = next
+                    group.addTask { RelatedFetch(index: index, outcome: await resource(links[index])) }
+                    next += 1
+                }
+                guard let fetched = try await group.next() else { break }
+                done += 1
+                diagnostics.progress("fetching related resources \(done) of \(links.count)…")
+                switch fetched.outcome {
+                case .found(let resource):
+                    found[fetched.index] = resource
+                    names[fetched.index] = (resource.name ?? resource.title).map(RelatedResources.Name.named) ?? .unnamed
+                case .missing(let name):
+                    names[fetched.index] = name
+                }
+            }
+        }
+        let hasHomeworld = species.homeworld != nil
+        let peopleRange = (hasHomeworld ? 1 : 0)..<((hasHomeworld ? 1 : 0) + species.people.count)
+        let filmRange = peopleRange.upperBound..<links.count
+        let films = filmRange.sorted { first, second in
+            switch (found[first]?.episode, found[second]?.episode) {
+            case (let a?, let b?): a < b || (a == b && first < second)
+            case (.some, nil): true
+            case (nil, .some): false
+            case (nil, nil): first < second
+            }
+        }
+        return RelatedResources(
+            homeworld: hasHomeworld ? names[0] : nil, people: Array(names[peopleRange]), films: films.map { names[$0] })
+    }
+
+    /// A planet, person or film, read from its link's kind and id and
+    /// fetched under the API root, whatever host the link names (swapi.tech
+    /// writes its own); what keeps it from being named is an answer too.
+    private func resource(_ link: String) async -> RelatedFetch.Outcome {
+        guard let reference = ResourceReference(link) else {
+            diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI planet, person or film")
+            return .missing(.failed(reason: "not a SWAPI link"))
+        }
+        do {
+            return .found(try await answer { try await $0.resource(reference) } bundled: { bundled throws(SpeciesError) in
+                guard let resource = bundled.resource(reference) else { throw .notCached(url: root.url) }
+                return resource
+            })
+        } catch SpeciesError.httpStatus(404, _) {
+            return .missing(.notFound)
+        } catch SpeciesError.notCached {
+            return .missing(.unavailableOffline)
+        } catch let error as SpeciesError {
+            diagnostics.warning("cannot name \(Excerpt.of(link)): \(error.message)")
+            return .missing(.failed(reason: error.briefly))
+        } catch {
+            return .missing(.failed(reason: "\(error)"))
+        }
+    }
+}
+
+/// A child task's result: a struct, not a tuple (see `PageWalk`).
+private struct RelatedFetch: Sendable {
+    enum Outcome: Sendable {
+        case found(RelatedResource)
+        case missing(RelatedResources.Name)
+    }
+
+    let index: Int
+    let outcome: Outcome
+}
+
+extension SpeciesError {
+    /// A few words for `unknown (...)` in the detail text.
+    var briefly: String {
+        switch self {
+        case .httpStatus(let status, _): "HTTP \(status)"
+        case .invalidResponse: "not SWAPI JSON"
+        case .refused: "link refused"
+        case .unreachable(let error):
+            if case .timedOut = error.kind { "timed out" } else { "unreachable" }
+        case .rateLimited: "unreachable"
+        default: "unavailable"
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Why the client could not give the answer asked for, in words for the
+/// user (`message`). URLs in messages never show credentials.
+public enum SpeciesError: Error, Sendable, Equatable {
+    /// No species has this name; `suggestions` are the closest names.
+    case noSuchName(String, suggestions: [String])
+    /// Several species match this name partially.
+    case ambiguousName(String, matches: [String])
+    /// The API answered 404 for the thing asked for.
+    case notFound(what: String, url: URL)
+    /// The SWAPI data built into species holds no such thing.
+    case notInBundledData(what: String)
+    /// A search matched no species.
+    case noResults(search: String)
+    /// No HTTP answer: refused, unknown host, timed out, dropped.
+    case unreachable(TransportError)
+    /// Offline (or falling back), and the cache holds no answer.
+    case notCached(url: URL)
+    /// An HTTP error status.
+    case httpStatus(Int, url: URL)
+    /// The server asks to wait longer than the client will.
+    case rateLimited(url: URL, status: Int, retryAfter: Double)
+    /// The answer is not SWAPI JSON; `cached` when the cache held it.
+    case invalidResponse(url: URL, problem: String, cached: Bool = false)
+    /// The answer breaks a rule of the client: a `next` link off the API's
+    /// origin, a loop, a size or page cap, a redirect off the origin.
+    case refused(url: URL, problem: String)
+    /// `show` was given a URL that is not a species of this API.
+    case notASpeciesURL(String, expected: String)
+
+    public var message: String {
+        switch self {
+        case .noSuchName(let name, let suggestions):
+            let base = "no species is named '\(Excerpt.of(name))'"
+            guard !suggestions.isEmpty else { return base }
+            return base + "; did you mean " + Self.alternatives(suggestions) + "?"
+        case .ambiguousName(let name, let matches):
+            return "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name"
+        case .notFound(let what, let url):
+            return "\(what) does not exist (\(url.redacted) answered 404 Not Found)"
+        case .notInBundledData(let what):
+            return "\(what) does not exist in the SWAPI data built into species"
+        case .noResults(let search):
+            return "no species matches '\(Excerpt.of(search))'"
+        case .unreachable(let error):
+            if case .timedOut = error.kind {
+                return "\(error.url.redacted) timed out: \(error.detail)"
+            }
+            return "could not reach \(error.url.redacted): \(error.detail)"
+        case .notCached(let url):
+            return "\(url.redacted) is not in the cache, and --offline keeps off the network"
+        case .httpStatus(let status, let url):
+            switch status {
+            case 304: return "\(url.redacted) answered 304 Not Modified to a request that asked for no revalidation"
+            case 300..<400: return "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) without a Location to follow"
+            default: return "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status))"
+            }
+        case .rateLimited(let url, let status, let retryAfter):
+            var text = "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(RetryAfter.describe(retryAfter))"
+            // A date past year 9999 would not read as one.
+            if retryAfter < 200 * 365 * 86400 {
+                let until = Timestamp.format(Date().addingTimeInterval(retryAfter)).prefix(16).replacingOccurrences(of: "T", with: " ")
+                text += "; try again after \(until) UTC"
+            }
+            return text
+        case .invalidResponse(let url, let problem, let cached):
+            return "\(url.redacted) did not answer with SWAPI JSON\(cached ? " (the cached answer)" : ""): \(problem)"
+        case .refused(let url, let problem):
+            return "\(url.redacted): \(problem)"
+        case .notASpeciesURL(let text, let expected):
+            return "'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))"
+        }
+    }
+
+    /// `'A'`, `'A' or 'B'`, `'A', 'B' or 'C'`.
+    private static func alternatives(_ names: [String]) -> String {
+        let quoted = names.map { "'\($0)'" }
+        guard let last = quoted.last, quoted.count > 1 else { return quoted.joined() }
+        return quoted.dropLast().joined(separator: ", ") + " or " + last
+    }
+}
+
+/// Text from the command line or a server, shortened for a message: a
+/// 100 KB argument must not make a 100 KB error line.
+package enum Excerpt {
+    package static func of(_ text: String, limit: Int = 120) -> String {
+        text.count > limit ? text.prefix(limit - 1) + "…" : text
+    }
+}
+
+enum HTTPStatusText {
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 410: "Gone"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 300..<400: "(a redirect)"
+        case 400..<500: "(a client error)"
+        case 500..<600: "(a server error)"
+        default: "(not an HTTP status)"
+        }
+    }
+}

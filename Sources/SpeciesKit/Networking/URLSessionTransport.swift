@@ -1,0 +1,276 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// `HTTPTransport` over URLSession. Each request is a data task whose
+/// callbacks reach one session-level delegate (on Linux only a session
+/// delegate sees a task's redirects and bytes), which stops a body at
+/// `maxResponseSize` as it arrives and follows redirects within the
+/// request's origin only (`Origin`). Cancelling the calling task cancels
+/// the request.
+public final class URLSessionTransport: HTTPTransport {
+    public static let defaultMaxResponseSize = 100 * 1024 * 1024
+
+    private let idleTimeout: Double
+    private let userAgent: String
+    private let delegate: SessionDelegate
+    /// Made at the first request: an answer from the cache needs none, and
+    /// configuring one costs a millisecond or two.
+    private let lazySession = Mutex<URLSession?>(nil)
+
+    /// - Parameters:
+    ///   - maxResponseSize: a larger body is refused, and stops downloading there.
+    ///   - idleTimeout: seconds without a byte after which URLSession gives
+    ///     up. It counts idle time only, in whole seconds, so a bound on a
+    ///     whole request needs a deadline around it, as `SpeciesClient` sets.
+    public init(
+        maxResponseSize: Int = defaultMaxResponseSize, idleTimeout: Double = 60,
+        userAgent: String = "species/\(SpeciesRelease.version)"
+    ) {
+        self.idleTimeout = idleTimeout
+        self.userAgent = userAgent
+        delegate = SessionDelegate(maxResponseSize: maxResponseSize)
+    }
+
+    deinit {
+        lazySession.withLock { $0?.invalidateAndCancel() }
+    }
+
+    private var session: URLSession {
+        lazySession.withLock { session in
+            if let session { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            // A session with a URL cache creates ~/.cache/org.swift.foundation.URLCache.
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            // URLSession truncates it to whole seconds (0.5 would fire at once).
+            configuration.timeoutIntervalForRequest = max(1, idleTimeout.rounded(.up))
+            configuration.httpAdditionalHeaders = ["User-Agent": userAgent, "Accept": "application/json"]
+            let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            session = made
+            return made
+        }
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        let task = session.dataTask(with: urlRequest)
+        let exchange = Exchange(url: request.url)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard exchange.await(continuation) else { return }
+                delegate.register(exchange, for: task)
+                task.resume()
+            }
+        } onCancel: {
+            exchange.finish(.failure(TransportError(.cancelled, url: request.url, detail: "cancelled")))
+            task.cancel()
+        }
+    }
+}
+
+/// Routes the session's callbacks to the exchange of each task.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private static let maxRedirects = 10
+
+    private let maxResponseSize: Int
+    private let exchanges = Mutex<[Int: Exchange]>([:])
+
+    init(maxResponseSize: Int) {
+        self.maxResponseSize = maxResponseSize
+    }
+
+    func register(_ exchange: Exchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(for task: URLSessionTask) -> Exchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let exchange = exchange(for: dataTask) else { return completionHandler(.cancel) }
+        // Compared as Int64: an announced length is the server's number.
+        if response.expectedContentLength > Int64(maxResponseSize) {
+            exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
+            return completionHandler(.cancel)
+        }
+        exchange.receive(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let exchange = exchange(for: dataTask) else { return }
+        if !exchange.append(data, limit: maxResponseSize) {
+            exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        guard let exchange = exchange(for: task) else { return completionHandler(nil) }
+        // URLSession on Linux resolves a relative Location without its
+        // trailing slash ("/api/species/3/" becomes ".../species/3"), which
+        // loops against Django's slash-appending 301: resolve it here.
+        var request = request
+        if let location = response.value(forHTTPHeaderField: "Location"), let origin = response.url,
+            let target = URL(string: location, relativeTo: origin)?.absoluteURL
+        {
+            request.url = target
+        }
+        let location = request.url?.redacted ?? ""
+        let refusal: String? =
+            if let target = request.url.flatMap(Origin.init), let from = Origin(exchange.url), from.admits(target) {
+                exchange.countRedirect() > Self.maxRedirects ? "it redirects more than \(Self.maxRedirects) times" : nil
+            } else {
+                "it redirects to another origin (\(location)); not followed"
+            }
+        guard let refusal else { return completionHandler(request) }
+        exchange.finish(.failure(TransportError(.redirectRefused(location: location), url: exchange.url, detail: refusal)))
+        completionHandler(nil)
+        task.cancel()
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            exchange.finish(.failure(TransportError(error, url: exchange.url)))
+        } else {
+            exchange.complete()
+        }
+    }
+}
+
+/// One request: its continuation, and its response as it arrives. It is
+/// resumed exactly once: with the response, or the first failure.
+private final class Exchange: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        var finished = false
+        var status: Int?
+        var headers: [String: String] = [:]
+        var body = Data()
+        var redirects = 0
+    }
+
+    let url: URL
+    private let state = Mutex(State())
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    /// Keeps the continuation; false (and the continuation resumed) when
+    /// the request was cancelled before it started.
+    func await(_ continuation: CheckedContinuation<HTTPResponse, any Error>) -> Bool {
+        let cancelled = state.withLock { state in
+            state.continuation = continuation
+            return state.finished
+        }
+        if cancelled {
+            continuation.resume(throwing: TransportError(.cancelled, url: url, detail: "cancelled"))
+        }
+        return !cancelled
+    }
+
+    func receive(_ response: URLResponse) {
+        guard let http = response as? HTTPURLResponse else { return }
+        var headers: [String: String] = [:]
+        for case let (name as String, value as String) in http.allHeaderFields {
+            headers[name.lowercased()] = value
+        }
+        state.withLock { state in
+            state.status = http.statusCode
+            state.headers = headers
+        }
+    }
+
+    /// Adds `data` to the body, unless the body would then pass `limit`.
+    func append(_ data: Data, limit: Int) -> Bool {
+        state.withLock { state in
+            guard state.body.count <= limit - data.count else { return false }
+            state.body.append(data)
+            return true
+        }
+    }
+
+    /// Counts a redirect and returns how many there have been.
+    func countRedirect() -> Int {
+        state.withLock { state in
+            state.redirects += 1
+            return state.redirects
+        }
+    }
+
+    func tooLarge(limit: Int) -> TransportError {
+        TransportError(.tooLarge(limit: limit), url: url, detail: "the response is larger than \(ByteCount.describe(limit))")
+    }
+
+    func complete() {
+        let response = state.withLock { state in
+            state.status.map { HTTPResponse(status: $0, headers: state.headers, body: state.body) }
+        }
+        finish(response.map { .success($0) } ?? .failure(TransportError(.other, url: url, detail: "the answer was not HTTP")))
+    }
+
+    func finish(_ result: Result<HTTPResponse, TransportError>) {
+        let continuation = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            state.body = Data()
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: result.mapError { $0 as any Error })
+    }
+}
+
+extension TransportError {
+    /// What URLSession's error means for a user. FoundationNetworking reports
+    /// most of libcurl's failures, TLS ones included, as `.unknown` with
+    /// curl's own message, so that message tells a certificate apart.
+    init(_ error: any Error, url: URL) {
+        guard let urlError = error as? URLError else {
+            self.init(.other, url: url, detail: "\(error)")
+            return
+        }
+        let message = urlError.localizedDescription
+        switch urlError.code {
+        case .cannotConnectToHost:
+            self.init(.connectionRefused, url: url, detail: "connection refused")
+        case .notConnectedToInternet:
+            self.init(.connectionRefused, url: url, detail: "no route to the network")
+        case .cannotFindHost, .dnsLookupFailed:
+            self.init(.unknownHost, url: url, detail: "unknown host")
+        case .timedOut:
+            self.init(.timedOut(seconds: 0), url: url, detail: "timed out")
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            self.init(.insecureConnection, url: url, detail: "the TLS connection failed (\(message))")
+        case .unknown where message.contains("SSL") || message.contains("certificate"):
+            self.init(.insecureConnection, url: url, detail: "the TLS connection failed (\(message))")
+        // A reset, an empty reply, an answer that ends inside its headers,
+        // or a body cut short (curl's "transfer closed with N bytes
+        // remaining", which arrives as .unknown).
+        case .networkConnectionLost, .badServerResponse, .unknown:
+            self.init(.connectionLost, url: url, detail: "the connection dropped before a complete answer (\(message))")
+        case .badURL where url.host?.contains(":") == true:
+            self.init(.other, url: url, detail: "FoundationNetworking cannot request an IPv6 address; use a host name")
+        case .cancelled:
+            self.init(.cancelled, url: url, detail: "cancelled")
+        default:
+            self.init(.other, url: url, detail: message)
+        }
+    }
+}

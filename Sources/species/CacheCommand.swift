@@ -1,0 +1,44 @@
+import Foundation
+import SpeciesKit
+
+/// `species cache`'s argument.
+enum CacheAction: String, Sendable, CaseIterable {
+    case info, clear
+}
+
+/// `species cache info | clear`.
+struct CacheCommand: Sendable, Equatable {
+    var action: CacheAction
+    var directory: URL?
+
+    init(_ action: CacheAction, directory: URL?) {
+        self.action = action
+        self.directory = directory
+    }
+
+    /// - Throws: what keeps `clear` from removing an entry.
+    func run(_ output: any OutputSink) throws {
+        guard let directory else {
+            output.write("directory: none (neither XDG_CACHE_HOME nor HOME is set)\n")
+            return
+        }
+        let cache = ResponseCache(directory: directory)
+        switch action {
+        case .info:
+            let summary = cache.summary()
+            var text = "directory: \(directory.path)\nentries: \(summary.entries), \(ByteCount.describe(summary.bytes))\n"
+            if let oldest = summary.oldest, let newest = summary.newest {
+                text += "oldest: \(Self.describe(oldest))\nnewest: \(Self.describe(newest))\n"
+            }
+            output.write(text)
+        case .clear:
+            let removed = try cache.clear()
+            output.write("removed \(removed.entries) entries (\(ByteCount.describe(removed.bytes))) from \(directory.path)\n")
+        }
+    }
+
+    /// `2026-11-21 08:30:12 UTC`.
+    private static func describe(_ date: Date) -> String {
+        Timestamp.format(date).prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+}

@@ -1,0 +1,16 @@
+import SpeciesKit
+
+/// Where a command's messages go: stderr in the tool, a recorder in tests.
+protocol CommandDiagnostics: Diagnostics {
+    /// Why the command failed: its one `error:` line.
+    func error(_ message: String)
+    /// The fetching is over: any progress line goes.
+    func progressEnded()
+}
+
+/// What a command needs to run: the API, and where results and messages go.
+struct CommandContext: Sendable {
+    let client: SpeciesClient
+    let output: any OutputSink
+    let diagnostics: any CommandDiagnostics
+}

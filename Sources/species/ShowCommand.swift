@@ -1,0 +1,29 @@
+import SpeciesKit
+
+/// `species show`: one species' detail text, or its JSON; with `related`,
+/// the names of its planet, people and films too.
+struct ShowCommand: Sendable, Equatable {
+    var query: SpeciesQuery
+    var json = false
+    var related = false
+
+    func run(_ context: CommandContext) async throws {
+        context.diagnostics.progress("looking up \(Self.describe(query))…")
+        let species = try await context.client.species(query)
+        let resources = related ? try await context.client.related(of: species) : nil
+        context.diagnostics.progressEnded()
+        if json {
+            context.output.write(SpeciesJSON.object(species, related: resources))
+        } else {
+            context.output.write(DetailRenderer.render(species) + (resources.map { "\n" + DetailRenderer.render($0) } ?? ""))
+        }
+    }
+
+    private static func describe(_ query: SpeciesQuery) -> String {
+        switch query {
+        case .name(let name): "'\(Excerpt.of(name))'"
+        case .id(let id): "species \(id)"
+        case .url(let url): url.redacted
+        }
+    }
+}

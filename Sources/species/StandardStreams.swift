@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Where results go: stdout in the tool, a buffer in tests. A write that
+/// fails is remembered, and every later one is dropped: the command then
+/// ends with one `error:` line and exit status 74 (`writeError`).
+protocol OutputSink: Sendable {
+    func write(_ text: String)
+    /// UTF-8 bytes.
+    func write(_ bytes: [UInt8])
+    /// Hands everything written so far to its reader.
+    func flush()
+    /// Why writing failed, once it has; nil while all is well.
+    var writeError: String? { get }
+}
+
+/// stdout, buffered, written with write(2). A closed pipe (`| head -1`)
+/// raises SIGPIPE, which ends the process quietly, as Unix tools do; any
+/// other failure (a full disk, a closed descriptor) is kept for the end.
+final class StandardOutput: OutputSink {
+    private static let capacity = 64 * 1024
+    private let state = Mutex((buffer: [UInt8](), error: String?.none))
+
+    func write(_ text: String) {
+        write(Array(text.utf8))
+    }
+
+    func write(_ bytes: [UInt8]) {
+        state.withLock { state in
+            guard state.error == nil else { return }
+            if state.buffer.isEmpty && bytes.count >= Self.capacity {
+                state.error = FileDescriptor.writeAll(bytes, to: STDOUT_FILENO)
+                return
+            }
+            state.buffer.append(contentsOf: bytes)
+            if state.buffer.count >= Self.capacity { Self.drain(&state) }
+        }
+    }
+
+    func flush() {
+        state.withLock { Self.drain(&$0) }
+    }
+
+    var writeError: String? {
+        state.withLock { $0.error }
+    }
+
+    private static func drain(_ state: inout (buffer: [UInt8], error: String?)) {
+        if state.error == nil, !state.buffer.isEmpty {
+            state.error = FileDescriptor.writeAll(state.buffer, to: STDOUT_FILENO)
+        }
+        state.buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// stderr, unbuffered: messages appear as they happen. There is nowhere to
+/// report a failure to write them.
+enum StandardError {
+    static func write(_ text: String) {
+        _ = FileDescriptor.writeAll(Array(text.utf8), to: STDERR_FILENO)
+    }
+}
+
+enum FileDescriptor {
+    /// Writes all of `bytes`, through short writes and EINTR; the reason
+    /// when it cannot (`No space left on device`), else nil.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return nil }
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, base + offset, raw.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return written < 0 ? String(cString: strerror(errno)) : "nothing was written"
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Opens /dev/null on any of descriptors 0, 1 and 2 that is closed, so
+    /// that no file or socket this process opens later takes its number and
+    /// receives the output meant for it. A closed stdout gets /dev/null for
+    /// reading only: every write to it then fails, and is reported.
+    static func occupyClosedStandardDescriptors() {
+        for (descriptor, flags) in [(STDIN_FILENO, O_RDONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_WRONLY)]
+        where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", flags)
+            if opened != descriptor, opened >= 0 {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--color`.
+enum ColorMode: String, Sendable, CaseIterable {
+    case auto, always, never
+}
+
+/// What the terminal allows, if there is one: how wide the table may be,
+/// whether to use colour on stdout, and whether to show progress on stderr.
+struct Terminal: Sendable, Equatable {
+
+    /// Columns available; nil for no limit (a pipe, and no COLUMNS).
+    var width: Int?
+    var color: Bool
+    var progress: Bool
+
+    init(width: Int? = nil, color: Bool = false, progress: Bool = false) {
+        self.width = width
+        self.color = color
+        self.progress = progress
+    }
+
+    /// Width: `COLUMNS`, else the size of the terminal on stdout. Colour:
+    /// `always`, or `auto` on a terminal unless `NO_COLOR` is set or
+    /// `TERM=dumb`. Progress: on a terminal on stderr, unless `quiet`.
+    static func detect(environment: [String: String], colorMode: ColorMode, quiet: Bool) -> Terminal {
+        decide(
+            environment: environment, colorMode: colorMode, quiet: quiet,
+            stdout: isatty(STDOUT_FILENO) == 1 ? Device(width: windowWidth()) : nil,
+            stderrIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+
+    /// A terminal on stdout, and its width if it reports one.
+    struct Device {
+        var width: Int?
+    }
+
+    /// `detect`'s rules, given what the file descriptors are.
+    static func decide(
+        environment: [String: String], colorMode: ColorMode, quiet: Bool, stdout: Device?, stderrIsTerminal: Bool
+    ) -> Terminal {
+        let dumb = environment["TERM"] == "dumb"
+        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        let color: Bool =
+            switch colorMode {
+            case .always: true
+            case .never: false
+            case .auto: stdout != nil && !dumb && (environment["NO_COLOR"] ?? "").isEmpty
+            }
+        return Terminal(width: columns ?? stdout?.width, color: color, progress: !quiet && !dumb && stderrIsTerminal)
+    }
+
+    private static func windowWidth() -> Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}

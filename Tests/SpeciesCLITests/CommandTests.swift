@@ -1,0 +1,120 @@
+import Foundation
+import SpeciesKit
+import Testing
+import TestSupport
+
+@testable import species
+
+@Suite("list and show, in process")
+struct CommandTests {
+    let output = CapturedOutput()
+    let diagnostics = CommandRecorder()
+
+    private func context(_ transport: StubTransport) -> CommandContext {
+        .stubbed(transport, output: output, diagnostics: diagnostics)
+    }
+
+    private func jsonArray(_ text: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    }
+
+    @Test func aPagePrintsItsTableAndAHintOnStderr() async throws {
+        try await ListCommand().run(context(try StubTransport.recordedSWAPI()))
+        #expect(output.text == (try Fixtures.text("golden/list/page-1.txt")))
+        #expect(diagnostics.notes == ["page 1 of 4, 37 species; use --page 2 or --all-pages"])
+    }
+
+    @Test func theLastPageSaysWhereItStands() async throws {
+        try await ListCommand(page: 4).run(context(try StubTransport.recordedSWAPI()))
+        #expect(output.text == (try Fixtures.text("golden/list/page-4.txt")))
+        #expect(diagnostics.notes == ["page 4 of 4, 37 species"])
+    }
+
+    @Test func aSearchThatFitsOnePageNeedsNoHint() async throws {
+        try await ListCommand(search: "wook").run(context(try StubTransport.recordedSWAPI()))
+        #expect(output.text.split(separator: "\n").count == 2)
+        #expect(diagnostics.notes.isEmpty)
+    }
+
+    @Test func aSearchHintNamesTheSearch() async throws {
+        try await ListCommand(search: "an").run(context(try StubTransport.recordedSWAPI()))
+        #expect(diagnostics.notes == ["page 1 of 2, 17 species matching 'an'; use --page 2 or --all-pages"])
+    }
+
+    @Test func allPagesAsJSON() async throws {
+        try await ListCommand(allPages: true, format: .json).run(context(try StubTransport.recordedSWAPI()))
+        let species = try jsonArray(output.text)
+        #expect(species.count == 37)
+        #expect(species.map { $0["id"] as? Int } == Array(1...37))
+        #expect(diagnostics.notes.isEmpty)
+    }
+
+    @Test func jsonPrintsNothingWhenALaterPageFails() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/?page=3": .json(Data("{}".utf8), status: 503)
+        ])
+        for format in [OutputFormat.json, .table, .tsv] {
+            let error = await speciesError { try await ListCommand(allPages: true, format: format).run(context(transport)) }
+            #expect(error.map(ExitStatus.of) == 69)
+        }
+        #expect(output.text.isEmpty)
+    }
+
+    @Test func jsonlStreamsThePagesThatArrivedThenFails() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/?page=3": .json(Data("<html>".utf8))
+        ])
+        let error = await speciesError { try await ListCommand(allPages: true, format: .jsonl).run(context(transport)) }
+        #expect(error.map(ExitStatus.of) == 65)
+        #expect(output.text.split(separator: "\n").count == 20)
+        #expect(output.flushes == 2)
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func aSearchWithNoResultsPrintsNothingAndIsExitOne(format: OutputFormat) async throws {
+        let empty = StubTransport.Reply.json(Data(#"{"count":0,"next":null,"previous":null,"results":[]}"#.utf8))
+        let transport = try StubTransport.recordedSWAPI(overrides: ["https://swapi.dev/api/species/?search=zzz": empty])
+        for allPages in [false, true] {
+            let error = await speciesError { try await ListCommand(allPages: allPages, search: "zzz", format: format).run(context(transport)) }
+            #expect(error == .noResults(search: "zzz"))
+            #expect(error.map(ExitStatus.of) == 1)
+        }
+        #expect(output.text == "")
+    }
+
+    @Test func aPageThatDoesNotExistIsExitOne() async throws {
+        let error = await speciesError { try await ListCommand(page: 9).run(context(try StubTransport.recordedSWAPI())) }
+        #expect(error.map(ExitStatus.of) == 1)
+        #expect(error?.message == "page 9 does not exist (https://swapi.dev/api/species/?page=9 answered 404 Not Found)")
+        #expect(output.text.isEmpty)
+    }
+
+    @Test func showPrintsTheDetailTextOrJSON() async throws {
+        try await ShowCommand(query: .name("wook")).run(context(try StubTransport.recordedSWAPI()))
+        #expect(output.text == (try Fixtures.text("golden/show/3.txt")))
+
+        let json = CapturedOutput()
+        try await ShowCommand(query: .id(3), json: true).run(.stubbed(try StubTransport.recordedSWAPI(), output: json, diagnostics: diagnostics))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
+        #expect(object["name"] as? String == "Wookie")
+    }
+
+    @Test func aFailedWriteIsExitSeventyFourWithOneErrorLine() async throws {
+        let failing = CapturedOutput(failing: "No space left on device")
+        let status = await ExitStatus.run({ failing.write("[]\n") }, output: failing, diagnostics: diagnostics)
+        #expect(status == 74)
+        #expect(diagnostics.errors == ["cannot write the output: No space left on device"])
+    }
+
+    @Test func progressSaysWhereItStandsThenEndsBeforeTheOutput() async throws {
+        try await ListCommand(allPages: true).run(context(try StubTransport.recordedSWAPI()))
+        let progress = diagnostics.progress
+        #expect(progress.first == "fetching page 1…")
+        #expect(Set(progress.dropFirst().dropLast()) == ["fetching page 2 of 4…", "fetching page 3 of 4…", "fetching page 4 of 4…"])
+        #expect(progress.last == "(ended)")
+        let show = CommandRecorder()
+        try await ShowCommand(query: .id(3)).run(.stubbed(try StubTransport.recordedSWAPI(), output: output, diagnostics: show))
+        #expect(show.progress.prefix(1) == ["looking up species 3…"])
+        #expect(show.progress.last == "(ended)")
+    }
+}

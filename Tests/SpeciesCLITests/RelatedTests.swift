@@ -1,0 +1,153 @@
+import Foundation
+import SpeciesKit
+import Synchronization
+import Testing
+import TestSupport
+
+@testable import species
+
+@Suite("show --related")
+struct RelatedTests {
+    let output = CapturedOutput()
+    let diagnostics = CommandRecorder()
+
+    private func show(
+        _ query: SpeciesQuery, json: Bool = false, transport: any HTTPTransport,
+        configure: (inout SpeciesClient.Configuration) -> Void = { _ in }
+    ) async throws {
+        try await ShowCommand(query: query, json: json, related: true)
+            .run(.stubbed(transport, output: output, diagnostics: diagnostics, configure: configure))
+    }
+
+    /// Species 3 as recorded, with `change` applied to its JSON object.
+    private static func wookie(_ change: (inout [String: Any]) -> Void) throws -> StubTransport.Reply {
+        var object = try #require(try JSONSerialization.jsonObject(with: Fixtures.data("swapi/species-3.json")) as? [String: Any])
+        change(&object)
+        return .json(try JSONSerialization.data(withJSONObject: object))
+    }
+
+    static let wookieRelated = """
+
+        Homeworld: Kashyyyk
+        People: Chewbacca, Tarfful
+        Films: Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi
+
+        """
+
+    @Test func theDetailTextThenAHomeworldPeopleAndFilmsInEpisodeOrder() async throws {
+        try await show(.name("wook"), transport: try StubTransport.recordedSWAPI())
+        #expect(output.text == (try Fixtures.text("golden/show/3.txt")) + Self.wookieRelated)
+    }
+
+    @Test func aLinkThatAnswers404IsUnknownNotAFailure() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/3/": try Self.wookie { object in
+                object["films"] = ["https://swapi.dev/api/films/7/"] + (object["films"] as? [String] ?? [])
+            }
+        ])
+        try await show(.id(3), transport: transport)
+        #expect(output.text.hasSuffix(
+            "Films: Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi, unknown (not found)\n"))
+        #expect(diagnostics.warnings.isEmpty)
+    }
+
+    @Test func jsonGainsOneKeyAndKeepsTheOthers() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/3/": try Self.wookie { object in
+                object["films"] = (object["films"] as? [String] ?? []) + ["https://swapi.dev/api/films/7/"]
+            }
+        ])
+        try await show(.id(3), json: true, transport: transport)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any])
+        let related = try #require(object["related"] as? [String: Any])
+        #expect(related["homeworld"] as? String == "Kashyyyk")
+        #expect(related["people"] as? [String] == ["Chewbacca", "Tarfful"])
+        let films = try #require(related["films"] as? [Any])
+        #expect(films.compactMap { $0 as? String } == ["Revenge of the Sith", "A New Hope", "The Empire Strikes Back", "Return of the Jedi"])
+        #expect(films.last is NSNull)
+        #expect(object["average_height"] as? Int == 210)
+        #expect(Set(object.keys) == Set(SpeciesJSONKeys.all + ["related"]))
+    }
+
+    @Test func noHomeworldIsNullInJSONAndNoneInText() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/4/": .json(Data(#"{"name":"Rodian","homeworld":null,"people":[],"films":[],"url":"https://swapi.dev/api/species/4/"}"#.utf8))
+        ])
+        try await show(.id(4), transport: transport)
+        #expect(output.text.hasSuffix("\n\nHomeworld: none\nPeople: none\nFilms: none\n"))
+        let json = CapturedOutput()
+        try await ShowCommand(query: .id(4), json: true, related: true).run(.stubbed(transport, output: json, diagnostics: diagnostics))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
+        let related = try #require(object["related"] as? [String: Any])
+        #expect(related["homeworld"] is NSNull)
+        #expect(related["people"] as? [String] == [])
+    }
+
+    @Test func offlineTheBuiltInDataNamesEverything() async throws {
+        // SWAPI names Yoda's homeworld, planets/28, 'unknown'.
+        try await show(.id(6), transport: ScriptedTransport([])) { $0.cache.mode = .offline }
+        #expect(output.text.hasSuffix("""
+
+            Homeworld: unknown
+            People: Yoda
+            Films: The Phantom Menace, Attack of the Clones, Revenge of the Sith, The Empire Strikes Back, Return of the Jedi
+
+            """))
+    }
+
+    @Test func aLinkIsReadForWhatItNamesAndFetchedUnderTheRoot() async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: [
+            "https://swapi.dev/api/species/3/": try Self.wookie { $0["homeworld"] = "https://evil.example/api/planets/14/" }
+        ])
+        try await show(.id(3), transport: transport)
+        #expect(output.text.hasSuffix(Self.wookieRelated))
+        #expect(!transport.requests.contains { $0.host == "evil.example" })
+    }
+
+    @Test(
+        "what does not resolve is marked, with a warning, and the rest is printed",
+        arguments: [
+            (StubTransport.Reply.json(Data("<html>".utf8), status: 503), "unknown (HTTP 503)",
+             "cannot name https://swapi.dev/api/people/13/: https://swapi.dev/api/people/13/ answered HTTP 503 Service Unavailable"),
+            (.json(Data("<html>".utf8)), "unknown (not SWAPI JSON)",
+             "cannot name https://swapi.dev/api/people/13/: https://swapi.dev/api/people/13/ did not answer with SWAPI JSON: the body is not JSON (it begins '<html>')"),
+        ])
+    func partialFailure(reply: StubTransport.Reply, marked: String, warning: String) async throws {
+        let transport = try StubTransport.recordedSWAPI(overrides: ["https://swapi.dev/api/people/13/": reply])
+        try await show(.id(3), transport: transport)
+        #expect(output.text.hasPrefix(try Fixtures.text("golden/show/3.txt")))
+        #expect(output.text.contains("\nPeople: \(marked), Tarfful\n"))
+        #expect(diagnostics.warnings == [warning])
+    }
+
+    @Test func atMostSixAtOnceWithProgress() async throws {
+        let recorded = try StubTransport.recordedSWAPI()
+        let flight = Mutex((now: 0, most: 0))
+        let transport = FunctionTransport { request in
+            flight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            defer { flight.withLock { $0.now -= 1 } }
+            // Long enough for the requests to overlap.
+            try await Task.sleep(nanoseconds: 10_000_000)
+            return try await recorded.send(request)
+        }
+        try await show(.id(1), transport: transport)
+        #expect(flight.withLock { $0.most } == 6)
+        #expect(output.text.hasSuffix("""
+
+            Homeworld: Coruscant
+            People: Dormé, Dooku, Bail Prestor Organa, Jocasta Nu
+            Films: The Phantom Menace, Attack of the Clones, Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi
+
+            """))
+        #expect(diagnostics.progress.contains("fetching related resources 11 of 11…"))
+        #expect(diagnostics.progress.last == "(ended)")
+    }
+}
+
+/// The keys of the JSON object of a species, in order.
+enum SpeciesJSONKeys {
+    static let all = [
+        "id", "name", "classification", "designation", "average_height", "skin_colors", "hair_colors",
+        "eye_colors", "average_lifespan", "homeworld", "language", "people", "films", "created", "edited", "url",
+    ]
+}

@@ -1,0 +1,30 @@
+import Foundation
+import SpeciesKit
+
+/// JSONDecoder, as a library user would call it.
+public enum Decode {
+    public static func species(_ data: Data) throws -> StarWarsSpecies.Decoded {
+        try JSONDecoder().decode(StarWarsSpecies.Decoded.self, from: data)
+    }
+
+    public static func species(_ json: String) throws -> StarWarsSpecies.Decoded {
+        try species(Data(json.utf8))
+    }
+
+    public static func page(_ data: Data) throws -> SpeciesPage {
+        try JSONDecoder().decode(SpeciesPage.self, from: data)
+    }
+}
+
+extension SpeciesClient {
+    /// A client of `transport` at swapi.dev, without retries or a cache,
+    /// unless the configuration says otherwise.
+    public static func stubbed(
+        _ transport: any HTTPTransport, diagnostics: any Diagnostics = RecordingDiagnostics(),
+        configure: (inout Configuration) -> Void = { _ in }
+    ) -> SpeciesClient {
+        var configuration = Configuration(retries: 0)
+        configure(&configuration)
+        return SpeciesClient(configuration: configuration, transport: transport, diagnostics: diagnostics)
+    }
+}
