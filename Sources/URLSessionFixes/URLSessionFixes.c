@@ -25,6 +25,11 @@
 #include "URLSessionFixes.h"
 
 enum {
+    CURL_POLL_NONE = 0,
+    CURL_POLL_IN = 1,
+    CURL_POLL_OUT = 2,
+    CURL_POLL_REMOVE = 4,
+    CURLMOPT_SOCKETFUNCTION = 20001,
     CURLOPT_HEADERDATA = 10029,
     CURLOPT_PRIVATE = 10103,
     CURLOPT_HEADERFUNCTION = 20079,
@@ -34,6 +39,7 @@ enum {
     CURLE_GOT_NOTHING = 52,
 };
 
+typedef int (*socket_callback)(void *easy, int socket, int what, void *userdata, void *socket_data);
 typedef size_t (*header_callback)(char *buffer, size_t size, size_t count, void *userdata);
 
 /// The message curl_multi_info_read returns (CURLMsg).
@@ -48,6 +54,7 @@ typedef struct {
 
 /// libcurl's own functions, found once, before main.
 static struct {
+    int (*multi_setopt)(void *multi, int option, ...);
     int (*easy_setopt)(void *easy, int option, ...);
     int (*easy_getinfo)(void *easy, int info, ...);
     void (*easy_cleanup)(void *easy);
@@ -55,6 +62,7 @@ static struct {
 } real;
 
 __attribute__((constructor)) static void find_libcurl(void) {
+    real.multi_setopt = dlsym(RTLD_NEXT, "curl_multi_setopt");
     real.easy_setopt = dlsym(RTLD_NEXT, "curl_easy_setopt");
     real.easy_getinfo = dlsym(RTLD_NEXT, "curl_easy_getinfo");
     real.easy_cleanup = dlsym(RTLD_NEXT, "curl_easy_cleanup");
@@ -70,6 +78,57 @@ static int is_foundation_networking(void *function) {
     if (found.dli_fbase == own.dli_fbase) return 1;
     const char *name = strrchr(found.dli_fname, '/');
     return strcmp(name ? name + 1 : found.dli_fname, "libFoundationNetworking.so") == 0;
+}
+
+// MARK: - Waiting without spinning
+//
+// Not reported upstream that we could find; _MultiHandle.register(socket:...)
+// in MultiHandle.swift, unchanged on main as of 2026-08. libcurl's socket
+// callback tells the application which readiness to wait for on a socket:
+// first OUT (to learn that the connection is made), then IN only (for the
+// answer). FoundationNetworking's callback adds a DispatchSource for each
+// readiness asked for, but never cancels one: after IN replaces OUT, the
+// write source stays armed on a socket that is always writable, and fires
+// without pause, each firing a call of curl_multi_socket_action. A core is
+// busy until the first byte arrives, on every new connection (all of the
+// wall time in `make bench`, with the answer 2 s away).
+//
+// The wrapper remembers the readiness last asked for on each socket. When a
+// new interest drops one that was asked for (OUT to IN), it hands
+// FoundationNetworking a removal first, which cancels both sources and
+// releases their record, then the new interest with no record, so that a
+// fresh record with only the sources asked for is made (and assigned to the
+// socket with curl_multi_assign by FoundationNetworking itself). libcurl
+// always removes a socket before closing it, which resets what is
+// remembered of its number.
+
+#define TRACKED_SOCKETS 65536
+
+static _Atomic(socket_callback) foundation_socket_callback;
+static _Atomic unsigned char interest[TRACKED_SOCKETS];
+
+static int socket_wrapper(void *easy, int socket, int what, void *userdata, void *socket_data) {
+    socket_callback callback = foundation_socket_callback;
+    if (socket < 0 || socket >= TRACKED_SOCKETS) return callback(easy, socket, what, userdata, socket_data);
+    int before = atomic_exchange(&interest[socket], what == CURL_POLL_REMOVE ? CURL_POLL_NONE : what);
+    int drops = before & ~what & (CURL_POLL_IN | CURL_POLL_OUT);
+    if (what != CURL_POLL_REMOVE && what != CURL_POLL_NONE && drops && socket_data) {
+        callback(easy, socket, CURL_POLL_REMOVE, userdata, socket_data);
+        return callback(easy, socket, what, userdata, NULL);
+    }
+    return callback(easy, socket, what, userdata, socket_data);
+}
+
+int curl_multi_setopt(void *multi, int option, ...) {
+    va_list arguments;
+    va_start(arguments, option);
+    void *value = va_arg(arguments, void *);
+    va_end(arguments);
+    if (option == CURLMOPT_SOCKETFUNCTION && is_foundation_networking(value)) {
+        foundation_socket_callback = (socket_callback)value;
+        value = (void *)socket_wrapper;
+    }
+    return real.multi_setopt(multi, option, value);
 }
 
 // MARK: - A response that ends inside its headers

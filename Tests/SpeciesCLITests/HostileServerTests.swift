@@ -276,6 +276,18 @@ struct HostileServerTests {
 
     // MARK: Toolchain
 
+    /// URLSession on Linux keeps a core busy while an answer is pending
+    /// (Sources/URLSessionFixes/URLSessionFixes.c): against a server that
+    /// waits a second, that was a second of CPU.
+    @Test(arguments: [["show", "3"], ["list", "--all-pages"]])
+    func waitingForAnAnswerTakesAlmostNoCPU(arguments: [String]) async throws {
+        let root = try await FixtureServer.shared.value.root(session: "\(session)/delay=1000")
+        let result = try await SpeciesBinary.run(["--no-cache", "--base-url", root] + arguments)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.seconds >= 1)
+        #expect(result.cpuSeconds < 0.4, "\(result.cpuSeconds) s of CPU in \(result.seconds) s")
+    }
+
     /// URLSession in Swift 6.3.1 traps when a response ends inside its
     /// headers (swift-corelibs-foundation#5285, fixed upstream). It runs in
     /// the HTTP helper, so the trap ends the helper, and species reports a
