@@ -7,7 +7,10 @@ enum Commands {
     static let version = OptionDefinition("--version", help: "Show the version.")
     static let baseURL = OptionDefinition(
         "--base-url", value: "url",
-        help: "The API root; species live at <url>species/ (default: $SWAPI_BASE_URL, else https://swapi.dev/api/).")
+        help: "The API root of any SWAPI service: swapi.dev's, swapi.tech's, swapi.info's or a copy of one (default: $SWAPI_BASE_URL, else https://swapi.dev/api/).")
+    static let noFallback = OptionDefinition(
+        "--no-fallback",
+        help: "When the API cannot answer, fail rather than answer from the cache or the SWAPI data built into species (default: $SWAPI_NO_FALLBACK=1, else off).")
     static let timeout = OptionDefinition(
         "--timeout", value: "seconds",
         help: "Bound on each request, first byte to last; fractions allowed (default: $SWAPI_TIMEOUT, else 15).")
@@ -31,13 +34,13 @@ enum Commands {
 
     /// Accepted before or after the subcommand.
     static let global = [
-        baseURL, timeout, retries, maxResponseSize, serial, maxAge, refresh, noCache, offline, color, quiet, version,
+        baseURL, noFallback, timeout, retries, maxResponseSize, serial, maxAge, refresh, noCache, offline, color, quiet, version,
     ]
 
     static let page = OptionDefinition("--page", value: "n", help: "Print page <n>; SWAPI pages hold 10 species (default: 1).")
     static let allPages = OptionDefinition("--all-pages", help: "Follow the API's next links and print every species.")
     static let search = OptionDefinition(
-        "--search", value: "text", help: "Only species whose name contains <text>, case-insensitively (the API's own search).")
+        "--search", value: "text", help: "Only species whose name holds every word of <text>, ignoring case (swapi.dev's search).")
     static let format = OptionDefinition(
         "--format", value: "format", choices: OutputFormat.allCases.map(\.rawValue),
         help: "{choices}: an aligned table fitted to the terminal, tab-separated values with a header row, one JSON array, or one JSON object a line (default: table).")
@@ -73,7 +76,7 @@ enum Commands {
         arguments: [
             ArgumentDefinition(
                 label: "<name | id | url>",
-                help: "A species name, matched case-insensitively: an exact match wins, else a single partial match (several words are joined with spaces). Or a species id, or an http(s) URL.")
+                help: "A species name, matched case-insensitively: an exact match wins, else the single species whose name holds every word. Or a species id, or a species URL of the API.")
         ],
         options: [showJSON, related, help],
         examples: [

@@ -13,10 +13,11 @@ enum ExitStatus {
 
     static func of(_ error: SpeciesError) -> Int32 {
         switch error {
-        case .noSuchName, .ambiguousName, .notFound, .notInBundledData, .noResults: nothingMatched
+        case .noSuchName, .ambiguousName, .notFound, .notInBundledData, .noSuchPage, .noResults: nothingMatched
         case .invalidResponse, .refused: badData
         case .unreachable, .notCached, .httpStatus, .rateLimited: unavailable
         case .notASpeciesURL: usage
+        case .unanswered(let cause, _): of(cause)
         }
     }
 

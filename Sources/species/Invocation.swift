@@ -41,7 +41,7 @@ extension Invocation {
             self = .list(try Self.listCommand(parsed), try Self.settings(parsed, environment))
         case Commands.show:
             let settings = try Self.settings(parsed, environment)
-            self = .show(try Self.showCommand(parsed), settings)
+            self = .show(try Self.showCommand(parsed, root: settings.client.root), settings)
         case Commands.cache:
             self = .cache(CacheCommand(try Self.choice(of: parsed), directory: ResponseCache.defaultDirectory(environment: environment)))
         case Commands.completions:
@@ -112,12 +112,18 @@ extension Invocation {
         return command
     }
 
-    private static func showCommand(_ parsed: ParsedArguments) throws(UsageError) -> ShowCommand {
+    private static func showCommand(_ parsed: ParsedArguments, root: APIRoot) throws(UsageError) -> ShowCommand {
         let text = parsed.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else {
             throw UsageError(message: "missing argument '<name | id | url>'", command: parsed.command)
         }
-        return ShowCommand(query: SpeciesQuery(text), json: parsed.has(Commands.showJSON), related: parsed.has(Commands.related))
+        let query: SpeciesQuery
+        do {
+            query = try SpeciesQuery(text, root: root)
+        } catch {
+            throw UsageError(message: error.message, command: parsed.command)
+        }
+        return ShowCommand(query: query, json: parsed.has(Commands.showJSON), related: parsed.has(Commands.related))
     }
 
     /// The one argument of `completions` and `cache`, among its choices.
@@ -158,6 +164,7 @@ extension Invocation {
             settings.client.maxResponseSize = size
         }
         settings.client.serial = parsed.has(Commands.serial)
+        settings.client.fallback = !parsed.has(Commands.noFallback) && !["1", "true", "yes"].contains(environment["SWAPI_NO_FALLBACK"]?.lowercased() ?? "")
         try exclusive(Commands.refresh, Commands.offline, in: parsed)
         try exclusive(Commands.refresh, Commands.noCache, in: parsed)
         if !parsed.has(Commands.noCache) {

@@ -8,6 +8,7 @@ enum ManualPage {
 
     static let environment: [(name: String, meaning: String)] = [
         ("SWAPI_BASE_URL", "The API root, when --base-url is not given."),
+        ("SWAPI_NO_FALLBACK", "When 1, as --no-fallback."),
         ("SWAPI_TIMEOUT", "Seconds, when --timeout is not given."),
         ("SWAPI_MAX_AGE", "Seconds, when --max-age is not given."),
         ("NO_COLOR", "When set and not empty, no colour under --color auto."),
@@ -17,11 +18,11 @@ enum ManualPage {
     ]
 
     static let exitStatuses: [(status: Int, meaning: String)] = [
-        (0, "Success."),
+        (0, "Success, also when the cache or the built-in data answered for an API that could not."),
         (1, "Nothing matched: no such name, id or page, a search with no results, or an ambiguous name."),
-        (64, "Usage error: unknown command or option, missing or malformed argument."),
+        (64, "Usage error: unknown command or option, missing or malformed argument, a URL that is not a species of the API."),
         (65, "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link off its host, a loop, a size cap)."),
-        (69, "The API could not be reached, timed out, or answered with an HTTP error, after retries; offline, the answer is neither cached nor in the data built into species."),
+        (69, "The API could not be reached, timed out, or answered with an HTTP error, after retries, and nothing could stand in."),
         (70, "A bug in species."),
         (74, "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."),
         (130, "Interrupted (Ctrl-C)."),
@@ -44,7 +45,7 @@ enum ManualPage {
 
         page.section("DESCRIPTION")
         page.paragraph(
-            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. Responses are cached, and --offline answers from the cache, else from the SWAPI data built into species.")
+            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. It speaks each of SWAPI's dialects (swapi.dev, swapi.tech, swapi.info). Responses are cached; when the API cannot answer, the cache answers, and for SWAPI's own hosts the SWAPI data built into species; --offline never uses the network.")
 
         page.section("COMMANDS")
         for command in Commands.visibleSubcommands {

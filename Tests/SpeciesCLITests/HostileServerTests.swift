@@ -15,8 +15,10 @@ struct HostileServerTests {
         try await FixtureServer.shared.value.root(session: "\(session)/fault=\(fault)")
     }
 
+    /// Without the fallback to the cache, which these servers' failures
+    /// would otherwise try first (`ReachTests`).
     private func species(_ fault: String, _ arguments: [String]) async throws -> ProcessResult {
-        try await SpeciesBinary.run(["--base-url", try await root(fault)] + arguments)
+        try await SpeciesBinary.run(["--no-fallback", "--base-url", try await root(fault)] + arguments)
     }
 
     private func requests(_ fault: String) async throws -> [String] {
@@ -96,7 +98,7 @@ struct HostileServerTests {
     @Test(arguments: [("hang", "1"), ("drip", "1.5")])
     func aSilentOrDrippingServerTimesOut(fault: String, timeout: String) async throws {
         let root = try await root(fault)
-        let result = try await SpeciesBinary.run(["--base-url", root, "list", "--timeout", timeout])
+        let result = try await SpeciesBinary.run(["--no-fallback", "--base-url", root, "list", "--timeout", timeout])
         #expect(result.status == 69)
         #expect(result.stdout == "")
         #expect(result.stderr == "error: \(root)species/ timed out: no complete answer within \(timeout) s (--timeout)\n")
@@ -229,7 +231,7 @@ struct HostileServerTests {
 
     @Test func aRedirectOnTheSameHostIsFollowed() async throws {
         let root = try await FixtureServer.shared.value.root(session: session)
-        let result = try await SpeciesBinary.run(["show", root + "species/3"])
+        let result = try await SpeciesBinary.run(["--base-url", root, "show", root + "species/3"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
         let log = try await FixtureServer.shared.value.requests(session: session)

@@ -215,7 +215,7 @@ struct HelpTests {
                 """
                 ARGUMENTS:
                   <name | id | url>       A species name, matched case-insensitively: an exact
-                                          match wins, else a single partial match (several words
+                                          match wins, else the single species whose name holds
                 """))
     }
 }

@@ -9,7 +9,7 @@ struct LookupTests {
     static let emptyPage = StubTransport.Reply.json(Data(#"{"count":0,"next":null,"previous":null,"results":[]}"#.utf8))
 
     private func find(_ query: String, _ transport: StubTransport) async throws -> StarWarsSpecies {
-        try await SpeciesClient.stubbed(transport).species(SpeciesQuery(query))
+        try await SpeciesClient.stubbed(transport).species(SpeciesQuery(query, root: .swapi))
     }
 
     private func failure(_ query: String, _ transport: StubTransport) async -> SpeciesError? {
@@ -62,17 +62,21 @@ struct LookupTests {
         #expect(transport.requests.count == 5)
     }
 
-    @Test func aMatchTheAPIsSearchMissedIsFoundLocally() async throws {
+    @Test(arguments: ["dor kel", "KEL,DOR", "kel  dor"])
+    func everyWordOfTheNameCountsAsSearchReadsThem(words: String) async throws {
+        let kelDor = try Fixtures.data("swapi/species-26.json")
+        let page = Data((#"{"count":1,"next":null,"previous":null,"results":["# + String(decoding: kelDor, as: UTF8.self) + "]}").utf8)
         let transport = try StubTransport.recordedSWAPI(overrides: [
-            "https://swapi.dev/api/species/?search=kel%20dor": Self.emptyPage
+            APIRoot.swapi.speciesURL(search: words).absoluteString: .json(page)
         ])
-        #expect(try await find("kel dor", transport).name == "Kel Dor")
+        #expect(try await find(words, transport).name == "Kel Dor")
     }
 
     @Test func anExactMatchBeatsPartialOnes() throws {
-        let species = ["Dugong", "Dug", "Dugster"].map { StarWarsSpecies(name: $0) }
+        let species = ["Dugong", "Dug", "Dugster", "Kel Dor"].map { StarWarsSpecies(name: $0) }
         #expect(try NameMatcher.match("DUG", in: species)?.name == "Dug")
         #expect(try NameMatcher.match("gong", in: species)?.name == "Dugong")
+        #expect(try NameMatcher.match("dor kel", in: species)?.name == "Kel Dor")
         #expect(throws: SpeciesError.ambiguousName("dug", matches: ["Dugong", "Dugster"])) {
             _ = try NameMatcher.match("dug", in: species.filter { $0.name != "Dug" })
         }

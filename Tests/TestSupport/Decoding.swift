@@ -17,13 +17,13 @@ public enum Decode {
 }
 
 extension SpeciesClient {
-    /// A client of `transport` at swapi.dev, without retries or a cache,
-    /// unless the configuration says otherwise.
+    /// A client of `transport` at swapi.dev, without retries, a cache or
+    /// a fallback, unless the configuration says otherwise.
     public static func stubbed(
         _ transport: any HTTPTransport, diagnostics: any Diagnostics = RecordingDiagnostics(),
         configure: (inout Configuration) -> Void = { _ in }
     ) -> SpeciesClient {
-        var configuration = Configuration(retries: 0)
+        var configuration = Configuration(retries: 0, fallback: false)
         configure(&configuration)
         return SpeciesClient(configuration: configuration, transport: transport, diagnostics: diagnostics)
     }

@@ -70,9 +70,16 @@ public final class FixtureServer: Sendable {
         }
     }
 
-    /// The API root of a session: `http://127.0.0.1:PORT/<session>/api/`.
-    public func root(session: String) -> String {
-        "http://127.0.0.1:\(port)/\(session)/api/"
+    /// The API root of a session: `http://127.0.0.1:PORT/<session>/api/`;
+    /// `dialect` makes the session speak swapi.tech's or swapi.info's.
+    public func root(session: String, dialect: String? = nil) -> String {
+        "http://127.0.0.1:\(port)/\(session)/" + (dialect.map { "dialect=\($0)/" } ?? "") + "api/"
+    }
+
+    /// Stops the server, as when a service goes away; waits for its end.
+    public func stop() {
+        try? stdin.close()
+        process.waitUntilExit()
     }
 
     /// A fresh session name, so that a test counts only its own requests.

@@ -15,6 +15,8 @@ struct BundledCatalog: Sendable {
     static var recorded: String { data?.recorded ?? "unknown" }
 
     let root: APIRoot
+    /// The form of the URLs it writes: the API's dialect's.
+    let dialect: Dialect
 
     func page(_ number: Int, search: String?) throws(SpeciesError) -> SpeciesClient.Page {
         let matches = species(matching: search)
@@ -52,11 +54,13 @@ struct BundledCatalog: Sendable {
         }
     }
 
-    /// The species with its links under the API root.
+    /// The species with its links under the API root, in its dialect's form.
     private func rooted(_ species: StarWarsSpecies) -> StarWarsSpecies {
         var species = species
         let base = root.url.withoutCredentials.absoluteString
-        func link(_ path: String) -> String { base + path }
+        func link(_ path: String) -> String {
+            ResourceReference(path).map { base + dialect.path(of: $0) } ?? path
+        }
         species.url = species.url.map(link)
         species.homeworld = species.homeworld.map(link)
         species.people = species.people.map(link)

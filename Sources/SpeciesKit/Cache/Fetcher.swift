@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How the client uses its cache of responses.
 public struct CachePolicy: Sendable, Equatable {
@@ -26,6 +27,17 @@ public struct CachePolicy: Sendable, Equatable {
     }
 }
 
+/// When the oldest of the cache's answers was fetched.
+final class CacheAnswers: Sendable {
+    private let oldestFetched = Mutex<Date?>(nil)
+
+    var oldest: Date? { oldestFetched.withLock { $0 } }
+
+    func fetched(_ date: Date) {
+        oldestFetched.withLock { $0 = min($0 ?? date, date) }
+    }
+}
+
 /// Gets a body that reads as the JSON expected of a URL: from the cache
 /// when an entry may answer, else from the network, keeping the cache up to
 /// date. A body is stored only once it has been read, so the cache never
@@ -37,34 +49,27 @@ public struct CachePolicy: Sendable, Equatable {
 ///   a 304 refreshes it.
 /// - `cacheOnly` answers from an entry of any age, or not at all.
 struct Fetcher: Sendable {
-    /// Where an answer came from.
-    enum Source: Sendable, Equatable {
-        case network
-        case cache(fetched: Date)
-    }
-
-    struct Fetched<Value: Sendable>: Sendable {
-        var value: Value
-        var source: Source
-    }
-
     let network: any HTTPTransport
     let cache: ResponseCache?
     let maxAge: Double
     var mode: CachePolicy.Mode
     let diagnostics: any Diagnostics
     var now: @Sendable () -> Date = Date.init
+    /// Told when each answer from the cache was fetched.
+    var cacheAnswers: CacheAnswers?
 
-    /// The same, answering from the cache alone, whatever its age.
-    var cacheOnly: Fetcher {
+    /// The same, answering from the cache alone, whatever its age, and
+    /// telling `answers` how old each answer is.
+    func cacheOnly(telling answers: CacheAnswers) -> Fetcher {
         var fetcher = self
         fetcher.mode = .offline
+        fetcher.cacheAnswers = answers
         return fetcher
     }
 
     /// The value `read` makes of the body of GET `url`. `read` throws
     /// `SpeciesError.invalidResponse` for a body that is not what it expects.
-    func get<Value: Sendable>(_ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value) async throws -> Fetched<Value> {
+    func get<Value: Sendable>(_ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value) async throws -> Value {
         var entry = cache?.read(url)
         var cached: Value?
         if let body = entry?.body {
@@ -73,7 +78,8 @@ struct Fetcher: Sendable {
             if cached == nil { entry = nil }
         }
         if let entry, let cached, mode == .offline || (mode == .normal && isFresh(entry)) {
-            return Fetched(value: cached, source: .cache(fetched: entry.fetched))
+            cacheAnswers?.fetched(entry.fetched)
+            return cached
         }
         if mode == .offline {
             throw SpeciesError.notCached(url: url)
@@ -92,13 +98,13 @@ struct Fetcher: Sendable {
             guard var entry, let cached else { break }
             entry.fetched = now()
             store(entry)
-            return Fetched(value: cached, source: .network)
+            return cached
         case 200..<300:
             let value = try read(response.body, url)
             store(.init(
                 url: ResponseCache.key(url), fetched: now(), etag: response.header("ETag"),
                 lastModified: response.header("Last-Modified"), body: response.body))
-            return Fetched(value: value, source: .network)
+            return value
         default:
             break
         }

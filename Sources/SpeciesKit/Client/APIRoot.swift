@@ -8,6 +8,8 @@ public struct APIRoot: Sendable, Equatable {
 
     public let url: URL
     let origin: Origin
+    /// The path, with its final slash (`URL.path` drops it).
+    let path: String
 
     private init(checked text: String) {
         // A constant that passes `init?(_:)`.
@@ -29,22 +31,21 @@ public struct APIRoot: Sendable, Equatable {
         guard let url = components.url, let origin = Origin(url) else { return nil }
         self.url = url
         self.origin = origin
+        self.path = components.path
     }
 
-    /// `<root>species/`, with `search` and `page` (after it, as SWAPI's own
-    /// `next` links write it) when given. Page 1 is the bare endpoint.
+    /// `<root>species/`, with `search` and `page` (after it, as swapi.dev's
+    /// own `next` links write it) when given. Page 1 is the bare endpoint.
     func speciesURL(page: Int = 1, search: String? = nil) -> URL {
-        var items: [(String, String)] = []
-        if let search { items.append(("search", search)) }
-        if page != 1 { items.append(("page", String(page))) }
-        return endpoint("species/", query: items)
+        Dialect.drf.listingURL(self, page: page, search: search)
     }
 
     func speciesURL(id: Int) -> URL {
-        endpoint("species/\(id)/", query: [])
+        Dialect.drf.url(of: ResourceReference(.species, id), under: self)
     }
 
-    private func endpoint(_ path: String, query: [(String, String)]) -> URL {
+    /// `path` under the root, with `query` percent-encoded.
+    func endpoint(_ path: String, query: [(String, String)]) -> URL {
         guard var components = URLComponents(url: url.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         else { return url }
         if !query.isEmpty {

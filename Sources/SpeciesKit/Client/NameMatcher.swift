@@ -1,15 +1,18 @@
-/// How `show` matches a name, case-insensitively: an exact match wins,
-/// otherwise a single partial match; several partial matches are ambiguous.
+/// How `show` matches a name, ignoring case: an exact match wins;
+/// otherwise the single species whose name holds every term of the name
+/// (as `--search` reads terms: `dor kel` is Kel Dor); several such matches
+/// are ambiguous.
 enum NameMatcher {
     /// The species `name` designates, or nil when none matches.
     /// - Throws: `SpeciesError.ambiguousName` when several match equally well.
-    static func match(_ name: String, in species: [StarWarsSpecies]) throws -> StarWarsSpecies? {
+    static func match(_ name: String, in species: [StarWarsSpecies]) throws(SpeciesError) -> StarWarsSpecies? {
         let key = name.lowercased()
-        let named = species.compactMap { item in item.name.map { (item, $0.lowercased()) } }
-        for candidates in [named.filter { $0.1 == key }, named.filter { $0.1.contains(key) }] {
-            if candidates.count == 1 { return candidates[0].0 }
+        let terms = SearchTerms(name)
+        let exact = species.filter { $0.name?.lowercased() == key }
+        for candidates in [exact, exact.isEmpty ? species.filter { $0.name != nil && terms.matches($0.name) } : []] {
+            if candidates.count == 1 { return candidates[0] }
             if candidates.count > 1 {
-                throw SpeciesError.ambiguousName(name, matches: candidates.compactMap(\.0.name))
+                throw .ambiguousName(name, matches: candidates.compactMap(\.name))
             }
         }
         return nil

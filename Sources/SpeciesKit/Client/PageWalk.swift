@@ -12,7 +12,8 @@ import Foundation
 /// over, and its answer (a 404, or swapi.tech's repeat of the last page)
 /// does not matter.
 struct PageWalk {
-    let catalog: RemoteCatalog
+    let root: APIRoot
+    let diagnostics: any Diagnostics
     /// Page 1 of the listing.
     let first: URL
     /// The URL of page `k`, in the form of the server's own links.
@@ -20,6 +21,8 @@ struct PageWalk {
     /// How many pages to ask for before page 1 has said how many there are.
     let expectedPages: Int
     let concurrency: Int
+    /// Fetches and reads one page.
+    let listing: @Sendable (URL) async throws -> ListingPage
 
     /// The species received, and how many page 1 counted.
     struct Summary {
@@ -33,8 +36,8 @@ struct PageWalk {
             // One page expected, as an answer from the cache or a search
             // usually is: asked here, and when it is the only one, handed
             // over without a task group (and the threads that run one).
-            catalog.diagnostics.progress("fetching page 1…")
-            let page = try await catalog.listing(at: first).value
+            diagnostics.progress("fetching page 1…")
+            let page = try await listing(first)
             guard page.next != nil else {
                 try await deliver(page.species)
                 return Summary(received: page.species.count, counted: page.count)
@@ -53,7 +56,7 @@ struct PageWalk {
             while true {
                 let url = number == 1 ? first : pageURL(number)
                 if arrived[number] == nil {
-                    catalog.diagnostics.progress("fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
+                    diagnostics.progress("fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
                 }
                 while arrived[number] == nil {
                     while started < wanted, inFlight < concurrency {
@@ -61,7 +64,7 @@ struct PageWalk {
                         inFlight += 1
                         let page = started
                         let target = page == 1 ? first : pageURL(page)
-                        group.addTask { PageFetch(number: page, result: await .capturing { try await catalog.listing(at: target).value }) }
+                        group.addTask { PageFetch(number: page, result: await .capturing { try await listing(target) }) }
                     }
                     guard let done = try await group.next() else { break }
                     arrived[done.number] = done.result
@@ -106,7 +109,7 @@ struct PageWalk {
         var current = start
         var visited = visited.union([current.url.absoluteString])
         while let next = current.page.next {
-            let url = try LinkPolicy.resolve(next, of: current.url, root: catalog.root)
+            let url = try LinkPolicy.resolve(next, of: current.url, root: root)
             guard visited.insert(url.absoluteString).inserted else {
                 throw SpeciesError.refused(
                     url: current.url, problem: "its 'next' link leads back to \(url.redacted), a page already read: a loop")
@@ -114,10 +117,10 @@ struct PageWalk {
             guard visited.count <= RemoteCatalog.maxPages else {
                 throw SpeciesError.refused(url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
             }
-            catalog.diagnostics.progress("fetching the page after \(current.url.redacted)…")
+            diagnostics.progress("fetching the page after \(current.url.redacted)…")
             let page: ListingPage
             do {
-                page = try await catalog.listing(at: url).value
+                page = try await listing(url)
             } catch {
                 throw Self.blame(error, on: current.url)
             }
@@ -138,7 +141,7 @@ struct PageWalk {
     /// Whether `link`, found on the page at `page`, leads to page `number`
     /// of this listing.
     private func links(_ link: String?, from page: URL, to number: Int) -> Bool {
-        guard let link, let url = try? LinkPolicy.resolve(link, of: page, root: catalog.root) else { return false }
+        guard let link, let url = try? LinkPolicy.resolve(link, of: page, root: root) else { return false }
         return ListingLink.page(of: url, inFormOf: pageURL(max(number, 2))) == number
     }
 

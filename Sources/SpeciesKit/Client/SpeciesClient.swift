@@ -23,11 +23,14 @@ public struct SpeciesClient: Sendable {
         /// Follow `next` one page at a time, never fetching pages at once.
         public var serial: Bool
         public var cache: CachePolicy
+        /// When the API cannot answer, answer from the cache, whatever its
+        /// age, and for SWAPI's own hosts from the data built into species.
+        public var fallback: Bool
 
         public init(
             root: APIRoot = .swapi, timeout: Double = defaultTimeout, retries: Int = defaultRetries,
             maxResponseSize: Int = URLSessionTransport.defaultMaxResponseSize, serial: Bool = false,
-            cache: CachePolicy = CachePolicy(directory: nil)
+            cache: CachePolicy = CachePolicy(directory: nil), fallback: Bool = true
         ) {
             self.root = root
             self.timeout = timeout
@@ -35,6 +38,7 @@ public struct SpeciesClient: Sendable {
             self.maxResponseSize = maxResponseSize
             self.serial = serial
             self.cache = cache
+            self.fallback = fallback
         }
     }
 
@@ -75,7 +79,9 @@ public struct SpeciesClient: Sendable {
             maxAge: configuration.cache.maxAge, mode: configuration.cache.mode, diagnostics: diagnostics)
         self.configuration = configuration
         self.diagnostics = diagnostics
-        self.catalog = RemoteCatalog(root: configuration.root, fetcher: fetcher, diagnostics: diagnostics, serial: configuration.serial)
+        self.catalog = RemoteCatalog(
+            root: configuration.root, fetcher: fetcher, diagnostics: diagnostics, serial: configuration.serial,
+            dialects: DialectMemory())
     }
 
     public var root: APIRoot { configuration.root }
@@ -85,17 +91,22 @@ public struct SpeciesClient: Sendable {
         try await answer { try await $0.page(number, search: search) } bundled: { try $0.page(number, search: search) }
     }
 
-    /// Every page from the first, each handed to `body` as it comes, in API order.
+    /// Every page from the first, each handed to `body` as it comes, in API
+    /// order. When the cache or the built-in data takes over from an API
+    /// that failed after some pages, `body` gets only what follows them.
     public func forEachPage(search: String? = nil, _ body: ([StarWarsSpecies]) async throws -> Void) async throws {
-        var delivered = 0
+        var handedOver = 0
         try await answer { remote in
+            var seen = 0
             try await remote.forEachPage(search: search) { species in
-                try await body(species)
-                delivered += species.count
+                let fresh = species.dropFirst(max(0, handedOver - seen))
+                seen += species.count
+                guard !fresh.isEmpty else { return }
+                try await body(Array(fresh))
+                handedOver += fresh.count
             }
         } bundled: { bundled in
-            // Whatever the cache gave before it ran out stays given.
-            Array(bundled.species(matching: search).dropFirst(delivered))
+            Array(bundled.species(matching: search).dropFirst(handedOver))
         } then: { rest in
             if !rest.isEmpty { try await body(rest) }
         }
@@ -111,60 +122,108 @@ public struct SpeciesClient: Sendable {
     /// The species `query` designates.
     public func species(_ query: SpeciesQuery) async throws -> StarWarsSpecies {
         switch query {
-        case .id(let id): try await species(at: root.speciesURL(id: id), what: "species \(id)")
-        case .url(let url): try await species(at: url, what: "the species at \(url.redacted)")
-        case .name(let name): try await species(named: name)
+        case .id(let id):
+            try await species(what: "species \(id)") { try await $0.species(id: id) } bundled: { try $0.species(id: id) }
+        case .url(let url):
+            try await species(what: "the species at \(url.redacted)") { try await $0.species(at: url) } bundled: { bundled throws(SpeciesError) in
+                guard let reference = ResourceReference(url.absoluteString), reference.kind == .species else {
+                    throw .notInBundledData(what: "the species at \(url.redacted)")
+                }
+                return try bundled.species(id: reference.id)
+            }
+        case .name(let name):
+            try await species(named: name)
         }
     }
 
-    /// An exact name (ignoring case) wins; else a single partial match; else
+    /// An exact name (ignoring case) wins; else the single species whose
+    /// name matches every word of `name` (as `--search` does); else
     /// `SpeciesError.ambiguousName` or `.noSuchName` with the closest names.
-    /// The API's own search comes first, usually one request; only when it
-    /// finds nothing is every species read, for the suggestions.
+    /// The API's search comes first, usually one request; only when it finds
+    /// nothing is every species read, for the suggestions.
     private func species(named name: String) async throws -> StarWarsSpecies {
         if let match = try NameMatcher.match(name, in: try await allSpecies(search: name)) {
             return match
         }
         let everyone = try await allSpecies()
-        if let match = try NameMatcher.match(name, in: everyone) {
-            return match
-        }
         throw SpeciesError.noSuchName(name, suggestions: EditDistance.closest(to: name, among: everyone.compactMap(\.name)))
     }
 
-    private func species(at url: URL, what: String) async throws -> StarWarsSpecies {
+    private func species(
+        what: String, _ remote: (RemoteCatalog) async throws -> StarWarsSpecies,
+        bundled: (BundledCatalog) throws -> StarWarsSpecies
+    ) async throws -> StarWarsSpecies {
         do {
-            return try await answer { try await $0.species(at: url) } bundled: { bundled throws(SpeciesError) in
-                guard let reference = ResourceReference(url.absoluteString), reference.kind == .species else {
-                    throw .notInBundledData(what: what)
-                }
-                return try bundled.species(id: reference.id)
-            }
-        } catch SpeciesError.httpStatus(404, _) {
+            return try await answer(remote, bundled: bundled)
+        } catch SpeciesError.httpStatus(404, let url) {
             throw SpeciesError.notFound(what: what, url: url)
         }
     }
 
-    /// The answer of `remote`, through the cache. Offline, when the cache
-    /// holds no answer, the answer of `bundled`, said once on stderr.
     func answer<Value>(
         _ remote: (RemoteCatalog) async throws -> Value, bundled: (BundledCatalog) throws -> Value
     ) async throws -> Value {
         try await answer(remote, bundled: bundled, then: { $0 })
     }
 
+    /// The answer of `remote`, from the API through the cache. When the API
+    /// cannot answer (`meansUnanswered`), the cache's, whatever its age;
+    /// then, for SWAPI's own hosts, the built-in data's, handed to `finish`.
+    /// Offline, the cache's, else the built-in data's, for any host. Where
+    /// the answer came from is said once on stderr.
     func answer<Value, Partial>(
         _ remote: (RemoteCatalog) async throws -> Value, bundled: (BundledCatalog) throws -> Partial,
         then finish: (Partial) async throws -> Value
     ) async throws -> Value {
+        let builtIn = { BundledCatalog(root: root, dialect: catalog.dialect) }
+        if configuration.cache.mode == .offline {
+            do {
+                return try await remote(catalog)
+            } catch SpeciesError.notCached {
+                notices.once { diagnostics.note("offline: answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))") }
+                return try await finish(try bundled(builtIn()))
+            }
+        }
         do {
             return try await remote(catalog)
-        } catch SpeciesError.notCached where configuration.cache.mode == .offline {
-            let value = try bundled(BundledCatalog(root: root))
-            notices.once {
-                diagnostics.note("offline: answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))")
+        } catch let error as SpeciesError where configuration.fallback && error.meansUnanswered {
+            let host = root.origin.description.components(separatedBy: "://").last ?? root.origin.description
+            let cached = CacheAnswers()
+            if let value = try? await remote(catalog.cacheOnly(telling: cached)), let fetched = cached.oldest {
+                let age = RetryAfter.describe(Date().timeIntervalSince(fetched))
+                notices.once { diagnostics.note("\(host) did not answer (\(error.cause)): answering from the cache, as fetched \(age) ago") }
+                return value
             }
-            return try await finish(value)
+            guard Dialect.ofPublicHost(root) != nil else { throw SpeciesError.unanswered(error, host: host) }
+            notices.once {
+                diagnostics.note("\(host) did not answer (\(error.cause)): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))")
+            }
+            return try await finish(try bundled(builtIn()))
+        }
+    }
+}
+
+extension SpeciesError {
+    /// The API gave no answer: the network or the service failed, or what
+    /// came is not SWAPI JSON (a captive portal's page). A 404 or an empty
+    /// search is an answer; so is a rule of the client broken.
+    var meansUnanswered: Bool {
+        switch self {
+        case .unreachable(let error): error.meansUnreachable
+        case .httpStatus(let status, _): status == 429 || (500..<600).contains(status)
+        case .rateLimited: true
+        case .invalidResponse(_, _, let cached): !cached
+        default: false
+        }
+    }
+
+    /// Why the API did not answer, in a few words.
+    var cause: String {
+        switch self {
+        case .unreachable(let error): error.detail
+        case .httpStatus(let status, _), .rateLimited(_, let status, _): "HTTP \(status) \(HTTPStatusText.reason(status))"
+        case .invalidResponse: "its answer is not SWAPI JSON"
+        default: message
         }
     }
 }
@@ -185,15 +244,26 @@ public enum SpeciesQuery: Sendable, Equatable {
     case id(Int)
     case url(URL)
 
-    /// Digits are an id; an `http(s)` URL is a URL; anything else a name.
-    public init(_ text: String) {
+    /// Digits are an id; an `http(s)` URL must be a species of the API at
+    /// `root` (any dialect's form: `.../species/3/`, `.../species/3`,
+    /// `.../species/3.json`); anything else is a name.
+    /// - Throws: `SpeciesError.notASpeciesURL` for any other URL.
+    public init(_ text: String, root: APIRoot) throws(SpeciesError) {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int(text) {
             self = .id(id)
-        } else if ["http://", "https://"].contains(where: text.lowercased().hasPrefix), let url = URL(string: text) {
-            self = .url(url)
-        } else {
-            self = .name(text)
+            return
         }
+        guard ["http://", "https://"].contains(where: text.lowercased().hasPrefix) else {
+            self = .name(text)
+            return
+        }
+        let expected = root.speciesURL(id: 3).redacted.replacingOccurrences(of: "/3/", with: "/<id>/")
+        guard let url = URL(string: text), let origin = Origin(url), origin == root.origin || root.origin.admits(origin),
+            url.query == nil, url.fragment == nil, let reference = ResourceReference(url.path), reference.kind == .species,
+            url.path.lowercased().hasPrefix(root.path.lowercased()),
+            url.path.dropFirst(root.path.count).split(separator: "/").count == 2
+        else { throw .notASpeciesURL(text, expected: expected) }
+        self = .url(url)
     }
 }

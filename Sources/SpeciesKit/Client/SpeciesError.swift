@@ -11,6 +11,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
     case notFound(what: String, url: URL)
     /// The SWAPI data built into species holds no such thing.
     case notInBundledData(what: String)
+    /// A listing has fewer pages than the one asked for.
+    case noSuchPage(Int, pages: Int, search: String?)
     /// A search matched no species.
     case noResults(search: String)
     /// No HTTP answer: refused, unknown host, timed out, dropped.
@@ -28,6 +30,9 @@ public enum SpeciesError: Error, Sendable, Equatable {
     case refused(url: URL, problem: String)
     /// `show` was given a URL that is not a species of this API.
     case notASpeciesURL(String, expected: String)
+    /// The API could not answer, and nothing stood in for it: the cache
+    /// had no answer, and the built-in data is SWAPI's, not this host's.
+    indirect case unanswered(SpeciesError, host: String)
 
     public var message: String {
         switch self {
@@ -41,6 +46,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
             return "\(what) does not exist (\(url.redacted) answered 404 Not Found)"
         case .notInBundledData(let what):
             return "\(what) does not exist in the SWAPI data built into species"
+        case .noSuchPage(let number, let pages, let search):
+            return "page \(number)\(RemoteCatalog.matching(search)) does not exist; there \(pages == 1 ? "is 1 page" : "are \(pages) pages")"
         case .noResults(let search):
             return "no species matches '\(Excerpt.of(search))'"
         case .unreachable(let error):
@@ -70,6 +77,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
             return "\(url.redacted): \(problem)"
         case .notASpeciesURL(let text, let expected):
             return "'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))"
+        case .unanswered(let cause, let host):
+            return "\(cause.message); the cache holds no answer from \(host) (--offline answers from the SWAPI data built into species)"
         }
     }
 

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The three shapes in which SWAPI services answer (docs/swapi-dialects.md).
+/// Which one a service speaks is read from its answers; its host only
+/// chooses the first guess.
+enum Dialect: String, Sendable, CaseIterable {
+    /// swapi.dev, swapi.py4e.com: Django REST Framework, pages of 10.
+    case drf
+    /// www.swapi.tech: an envelope around each answer, pages with `limit`.
+    case tech
+    /// swapi.info: static files, one array of everything.
+    case info
+
+    /// SWAPI's own public services: the hosts whose data is the data built
+    /// into species, and the dialect each speaks.
+    static func ofPublicHost(_ root: APIRoot) -> Dialect? {
+        guard root.path == "/api/" else { return nil }
+        switch root.origin.host {
+        case "swapi.dev", "swapi.py4e.com": return .drf
+        case "www.swapi.tech", "swapi.tech": return .tech
+        case "swapi.info": return .info
+        default: return nil
+        }
+    }
+
+    /// Species on a page, where the client pages a list itself.
+    static let pageSize = 10
+
+    /// The request for page `page` of the species. On swapi.tech, a search
+    /// is asked another way (`search(_:)`), and swapi.info has one answer,
+    /// every species, for any page.
+    func listingURL(_ root: APIRoot, page: Int, search: String?) -> URL {
+        switch self {
+        case .drf: root.endpoint("species/", query: (search.map { [("search", $0)] } ?? []) + (page == 1 ? [] : [("page", String(page))]))
+        case .tech: root.endpoint("species", query: [("page", String(page)), ("limit", String(Self.pageSize)), ("expanded", "true")])
+        case .info: root.endpoint("species/", query: [])
+        }
+    }
+
+    /// swapi.tech's search: `name` is a regular expression, case ignored.
+    /// The longest term, its metacharacters escaped, narrows the species to
+    /// those the terms are then matched against.
+    func techSearchURL(_ root: APIRoot, terms: SearchTerms) -> URL? {
+        guard let term = terms.terms.max(by: { $0.count < $1.count }) else { return nil }
+        let escaped = term.unicodeScalars.map { #"\^$.|?*+()[]{}/-"#.unicodeScalars.contains($0) ? "\\\($0)" : String($0) }.joined()
+        return root.endpoint("species", query: [("name", escaped)])
+    }
+
+    /// A resource, in the form the dialect writes its URLs.
+    func url(of reference: ResourceReference, under root: APIRoot) -> URL {
+        root.endpoint(path(of: reference), query: [])
+    }
+
+    /// `planets/9/` on swapi.dev, `planets/9` elsewhere.
+    func path(of reference: ResourceReference) -> String {
+        self == .drf ? reference.path + "/" : reference.path
+    }
+}

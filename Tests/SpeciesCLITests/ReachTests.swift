@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import TestSupport
+
+private let canUnshare = FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+
+/// The same answers wherever SWAPI lives (drf, tech and info servers on
+/// 127.0.0.1, written from docs/swapi-dialects.md), and the best answer when
+/// it cannot be reached.
+@Suite("Every dialect, and no network")
+struct ReachTests {
+    let session = FixtureServer.newSession()
+    /// A cache of this test's own.
+    let cacheHome = SpeciesBinary.home.appendingPathComponent("reach-\(UUID().uuidString)")
+
+    private func root(_ dialect: String) async throws -> String {
+        try await FixtureServer.shared.value.root(session: session, dialect: dialect == "drf" ? nil : dialect)
+    }
+
+    private func species(_ arguments: [String], dialect: String = "drf", environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await SpeciesBinary.run(
+            ["--base-url", try await root(dialect)] + arguments,
+            environment: ["XDG_CACHE_HOME": cacheHome.path].merging(environment) { $1 })
+    }
+
+    private func requests(_ dialect: String) async throws -> [String] {
+        try await FixtureServer.shared.value.requests(session: dialect == "drf" ? session : "\(session)/dialect=\(dialect)")
+    }
+
+    private static func objects(_ json: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+    }
+
+    /// What a species is, whatever the service: its values, and what its
+    /// links name (kind and id), not the hosts and forms of its URLs. The
+    /// dates and films of swapi.tech are its own.
+    private static func essence(_ object: [String: Any], dialect: String) -> String {
+        func reference(_ link: Any?) -> String {
+            guard let link = link as? String else { return "null" }
+            return link.split(separator: "/").suffix(2).joined(separator: "/")
+        }
+        var parts = ["id", "name", "classification", "designation", "average_height", "skin_colors", "hair_colors", "eye_colors",
+                     "average_lifespan", "language"].map { "\($0)=\(object[$0].map { "\($0)" } ?? "nil")" }
+        parts.append("homeworld=\(reference(object["homeworld"]))")
+        parts.append("people=\((object["people"] as? [String] ?? []).map(reference))")
+        parts.append("url=\(reference(object["url"]))")
+        if dialect != "tech" {
+            parts += ["films=\((object["films"] as? [String] ?? []).map(reference))", "created=\(object["created"] ?? "")", "edited=\(object["edited"] ?? "")"]
+        }
+        return parts.joined(separator: " ")
+    }
+
+    @Test(arguments: ["tech", "info"])
+    func everyDialectGivesTheSameSpecies(dialect: String) async throws {
+        let drf = try await species(["list", "--all-pages", "--json"])
+        let other = try await species(["list", "--all-pages", "--json"], dialect: dialect)
+        #expect(drf.status == 0 && other.status == 0, "\(other)")
+        #expect(other.stderr == "")
+        let expected = try Self.objects(drf.stdout).map { Self.essence($0, dialect: dialect) }
+        #expect(try Self.objects(other.stdout).map { Self.essence($0, dialect: dialect) } == expected)
+        if dialect == "tech" {
+            let wookie = try Self.objects(other.stdout)[2]
+            #expect(wookie["films"] as? [String] == [] && wookie["created"] as? String == "2025-03-17T10:34:01.234000Z")
+            #expect(try Self.objects(other.stdout)[1]["homeworld"] is NSNull, "planets/null is no homeworld")
+        }
+    }
+
+    @Test(arguments: ["tech", "info"])
+    func everyDialectGivesTheSameDetailTexts(dialect: String) async throws {
+        for id in 1...37 {
+            let result = try await species(["show", String(id)], dialect: dialect)
+            #expect(result.stdout == (try Fixtures.text("golden/show/\(id).txt")), "species \(id) on \(dialect)")
+        }
+        let named = try await species(["show", "yoda's species"], dialect: dialect)
+        #expect(named.stdout == (try Fixtures.text("golden/show/6.txt")))
+    }
+
+    @Test(arguments: ["drf", "tech", "info"])
+    func pageTwoIsSpeciesElevenToTwenty(dialect: String) async throws {
+        let result = try await species(["list", "--page", "2", "--format", "tsv", "--fields", "id"], dialect: dialect)
+        #expect(result.stdout == "id\n" + (11...20).map { "\($0)\n" }.joined())
+        #expect(result.stderr == "page 2 of 4, 37 species; use --page 3 or --all-pages\n")
+        let beyond = try await species(["list", "--page", "5"], dialect: dialect)
+        #expect(beyond.status == 1 && beyond.stdout == "")
+    }
+
+    @Test(arguments: ["tech", "info"])
+    func fewRequestsOnFirstContact(dialect: String) async throws {
+        let result = try await species(["list", "--all-pages", "--serial", "--json"], dialect: dialect)
+        #expect(try Self.objects(result.stdout).count == 37)
+        let log = try await requests(dialect)
+        // swapi.tech: the first answer shows the dialect, then one request a page.
+        #expect(log.count == (dialect == "tech" ? 5 : 1), "\(log)")
+        #expect(log.dropFirst().allSatisfy { $0.contains("limit=10&expanded=true") })
+        _ = try await species(["list", "--all-pages", "--max-age", "0"], dialect: dialect)
+        #expect(try await requests(dialect).count == (dialect == "tech" ? 9 : 2), "the dialect is remembered")
+    }
+
+    @Test(
+        "a search means swapi.dev's search everywhere, online and offline",
+        arguments: ["dor kel", "kel,dor", "KEL  DOR", "an", "a, e", "'s", ",", "zzz"])
+    func oneSearch(text: String) async throws {
+        var answers: [String: [String]] = [:]
+        for dialect in ["drf", "tech", "info"] {
+            let result = try await species(["list", "--all-pages", "--search", text, "--format", "jsonl"], dialect: dialect)
+            answers[dialect] = result.stdout.split(separator: "\n").map { line in
+                ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["name"] as? String ?? "?"
+            }
+        }
+        let offline = try await species(["--offline", "list", "--all-pages", "--search", text, "--format", "jsonl"], dialect: "nowhere")
+        answers["offline"] = offline.stdout.split(separator: "\n").map { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["name"] as? String ?? "?"
+        }
+        #expect(Set(answers.values.map { $0 }).count == 1, "\(answers)")
+        if text.lowercased().contains("dor") { #expect(answers["drf"] == ["Kel Dor"]) }
+        if text == "," { #expect(answers["drf"]?.count == 37) }
+        if text == "zzz" { #expect(offline.status == 1 && answers["drf"] == []) }
+        let show = try await species(["show", text], dialect: "info")
+        if text.lowercased().contains("dor") { #expect(show.stdout == (try Fixtures.text("golden/show/26.txt"))) }
+    }
+
+    @Test(
+        "show takes only a species URL of the API's own origin",
+        arguments: ["planets/1/", "people/1/", "films/1/", "", "species/", "planets/1/species/3/"])
+    func onlySpeciesURLs(path: String) async throws {
+        let root = try await root("drf")
+        let result = try await SpeciesBinary.run(["--base-url", root, "show", root + path])
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("error: '\(root + path)' is not a species URL of this API (expected \(root)species/<id>/)\n"))
+        #expect(try await requests("drf").isEmpty)
+        let other = try await SpeciesBinary.run(["--base-url", root, "show", "https://swapi.dev/api/species/3/"])
+        #expect(other.status == 64)
+    }
+
+    @Test(arguments: ["drf", "tech", "info"])
+    func aSpeciesURLInTheDialectsFormIsShown(dialect: String) async throws {
+        let root = try await root(dialect)
+        let url = root + (dialect == "drf" ? "species/3/" : "species/3")
+        let result = try await SpeciesBinary.run(["--base-url", root, "show", url], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")), "\(result)")
+    }
+
+    /// The built-in data names every planet, person and film a species links
+    /// to: offline, `--related` prints what the online command prints.
+    @Test func offlineRelatedEqualsOnlineForEverySpecies() async throws {
+        for id in 1...37 {
+            for format in [[], ["--json"]] {
+                let online = try await species(["show", String(id), "--related"] + format)
+                let offline = try await SpeciesBinary.run(
+                    ["--base-url", try await root("drf"), "--offline", "--no-cache", "show", String(id), "--related"] + format)
+                #expect(online.status == 0 && offline.status == 0)
+                #expect(offline.stdout == online.stdout, "species \(id) \(format)")
+                #expect(!online.stdout.contains("not available offline"))
+            }
+        }
+    }
+
+    @Test func aCachedServerThatStoppedStillAnswersFromTheCache() async throws {
+        let server = try await FixtureServer.start()
+        let root = server.root(session: session)
+        let environment = ["XDG_CACHE_HOME": cacheHome.path]
+        let online = try await SpeciesBinary.run(["--base-url", root, "list", "--all-pages", "--json"], environment: environment)
+        server.stop()
+        let result = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "list", "--all-pages", "--json"], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        #expect(try Self.objects(result.stdout).count == 37)
+        #expect(result.stdout == online.stdout)
+        let port = URLComponents(string: root)?.port ?? 0
+        #expect(result.stderr.hasPrefix("127.0.0.1:\(port) did not answer (connection refused): answering from the cache, as fetched "))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        let quiet = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "-q", "list"], environment: environment)
+        #expect(quiet.status == 0 && quiet.stderr == "")
+        let strict = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "--no-fallback", "list"], environment: environment)
+        #expect(strict.status == 69 && strict.stdout == "")
+        #expect(strict.stderr == "error: could not reach \(root)species/: connection refused\n")
+        let uncached = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "show", "5"], environment: environment)
+        #expect(uncached.status == 69)
+        #expect(uncached.stderr.hasSuffix("; the cache holds no answer from 127.0.0.1:\(port) (--offline answers from the SWAPI data built into species)\n"))
+    }
+
+    @Test(.enabled(if: canUnshare, "needs unshare(1)"))
+    func withNoNetworkAtAllSWAPIsOwnDataAnswers() async throws {
+        let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
+        guard (try await ChildProcess.run(unshare, ["-n", "true"], environment: SpeciesBinary.environment())).status == 0 else {
+            return withKnownIssue("no network namespace may be made here") { throw CancellationError() }
+        }
+        func offline(_ arguments: [String]) async throws -> ProcessResult {
+            try await ChildProcess.run(
+                unshare, ["-n", SpeciesBinary.url.path] + arguments,
+                environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cacheHome.path]))
+        }
+        let notice = "swapi.dev did not answer (unknown host): answering from the SWAPI data built into species (recorded 2026-11-21)\n"
+        let list = try await offline(["list"])
+        #expect(list.status == 0)
+        #expect(list.stdout == (try Fixtures.text("golden/list/page-1.txt")))
+        #expect(list.stderr == notice + "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
+        let show = try await offline(["show", "Wookie"])
+        #expect(show.stdout == (try Fixtures.text("golden/show/3.txt")) && show.stderr == notice)
+        let json = try await offline(["list", "--all-pages", "--json"])
+        #expect(try Self.objects(json.stdout).count == 37)
+        let strict = try await offline(["--no-fallback", "list"])
+        #expect(strict.status == 69 && strict.stdout == "")
+        #expect(strict.stderr == "error: could not reach https://swapi.dev/api/species/: unknown host\n")
+        let fromEnvironment = try await ChildProcess.run(
+            unshare, ["-n", SpeciesBinary.url.path, "list"],
+            environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cacheHome.path, "SWAPI_NO_FALLBACK": "1"]))
+        #expect(fromEnvironment.status == 69)
+    }
+}

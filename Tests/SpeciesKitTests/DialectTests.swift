@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import SpeciesKit
+
+@Suite("SWAPI's dialects")
+struct DialectTests {
+    let root = APIRoot("http://127.0.0.1:9/api/")!
+
+    private func listing(_ json: String) throws -> ListingPage {
+        try JSONDecoder().decode(ListingPage.self, from: Data(json.utf8))
+    }
+
+    @Test func eachDialectAsksInItsOwnForm() {
+        #expect(Dialect.drf.listingURL(root, page: 2, search: "dor kel").absoluteString == "http://127.0.0.1:9/api/species/?search=dor%20kel&page=2")
+        #expect(Dialect.tech.listingURL(root, page: 2, search: nil).absoluteString == "http://127.0.0.1:9/api/species?page=2&limit=10&expanded=true")
+        #expect(Dialect.info.listingURL(root, page: 2, search: nil).absoluteString == "http://127.0.0.1:9/api/species/")
+        #expect(Dialect.drf.url(of: ResourceReference(.planets, 9), under: root).absoluteString == "http://127.0.0.1:9/api/planets/9/")
+        #expect(Dialect.tech.url(of: ResourceReference(.planets, 9), under: root).absoluteString == "http://127.0.0.1:9/api/planets/9")
+    }
+
+    @Test func swapiTechSearchesForTheLongestTermItsMetacharactersEscaped() {
+        #expect(Dialect.tech.techSearchURL(root, terms: SearchTerms("dor kel"))?.absoluteString == "http://127.0.0.1:9/api/species?name=dor")
+        #expect(Dialect.tech.techSearchURL(root, terms: SearchTerms("a Yoda's.*"))?.absoluteString == "http://127.0.0.1:9/api/species?name=yoda%27s%5C.%5C%2A")
+        #expect(Dialect.tech.techSearchURL(root, terms: SearchTerms(" , ")) == nil)
+    }
+
+    @Test(
+        "SWAPI's own hosts, and only those",
+        arguments: [
+            ("https://swapi.dev/api/", Dialect.drf), ("https://SWAPI.py4e.com/api", .drf), ("https://www.swapi.tech/api/", .tech),
+            ("https://swapi.tech/api/", .tech), ("https://swapi.info/api/", .info), ("https://swapi.dev/other/", nil),
+            ("http://127.0.0.1:8000/api/", nil), ("https://swapi.dev.example.com/api/", nil),
+        ] as [(String, Dialect?)])
+    func publicHosts(root: String, dialect: Dialect?) throws {
+        #expect(Dialect.ofPublicHost(try #require(APIRoot(root))) == dialect)
+    }
+
+    @Test func aDRFPage() throws {
+        let page = try JSONDecoder().decode(ListingPage.self, from: Fixtures.data("swapi/species-page-2.json"))
+        #expect(page.dialect == .drf && page.count == 37 && page.species.count == 10 && page.expanded)
+        #expect(page.next == "https://swapi.dev/api/species/?page=3")
+    }
+
+    @Test func aSwapiTechPageExpandedOrNot() throws {
+        let properties = #""properties":{"name":"Human","average_height":"180","homeworld":"https://www.swapi.tech/api/planets/9","url":"https://www.swapi.tech/api/species/1","created":"2025-03-17T10:34:01.234Z"}"#
+        let expanded = try listing(#"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":"http://h/api/species?page=2&limit=10","results":[{\#(properties),"uid":"1"}],"apiVersion":"1.0"}"#)
+        #expect(expanded.dialect == .tech && expanded.expanded && expanded.count == 37 && expanded.pageCount == 4)
+        #expect(expanded.species.first?.name == "Human" && expanded.species.first?.averageHeight == 180 && expanded.species.first?.id == 1)
+        let summary = try listing(#"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"uid":"1","name":"Human","url":"https://www.swapi.tech/api/species/1"}]}"#)
+        #expect(summary.dialect == .tech && !summary.expanded && summary.issues.isEmpty)
+        let search = try listing(#"{"message":"ok","result":[{\#(properties),"uid":"1"}]}"#)
+        #expect(search.dialect == .tech && search.species.count == 1 && search.count == 1)
+    }
+
+    @Test func aSwapiInfoArray() throws {
+        let page = try listing("[\t{\"name\": \"Human\", \"url\": \"https://swapi.info/api/species/1\"},\n\t{\"name\": \"Droid\"}]")
+        #expect(page.dialect == .info && page.species.map(\.name) == ["Human", "Droid"] && page.count == 2)
+    }
+
+    @Test func detailsInEveryDialect() throws {
+        let drf = try JSONDecoder().decode(DetailBody<StarWarsSpecies.Decoded>.self, from: Fixtures.data("swapi/species-3.json"))
+        #expect(drf.value.species.name == "Wookie")
+        let tech = #"{"message":"ok","result":{"properties":{"name":"Wookie","url":"https://www.swapi.tech/api/species/3"},"uid":"3"},"apiVersion":"1.0"}"#
+        #expect(try JSONDecoder().decode(DetailBody<StarWarsSpecies.Decoded>.self, from: Data(tech.utf8)).value.species.id == 3)
+        let film = #"{"message":"ok","result":{"properties":{"title":"A New Hope","episode_id":4}}}"#
+        #expect(try JSONDecoder().decode(DetailBody<RelatedResource>.self, from: Data(film.utf8)).value == RelatedResource(title: "A New Hope", episode: 4))
+    }
+}
+
+@Suite("show's argument")
+struct SpeciesQueryTests {
+    let root = APIRoot("http://127.0.0.1:9/api/")!
+
+    @Test(
+        "a species URL of the API's origin, in any dialect's form",
+        arguments: [
+            "http://127.0.0.1:9/api/species/3/", "http://127.0.0.1:9/api/species/3", "http://127.0.0.1:9/api/species/3.json",
+            "HTTP://127.0.0.1:9/api/SPECIES/3", "http://127.0.0.1:9/api/species/3/ ",
+        ])
+    func accepted(text: String) throws {
+        guard case .url(let url) = try SpeciesQuery(text, root: root) else { return #expect(Bool(false)) }
+        #expect(url.lastPathComponent.hasPrefix("3"))
+    }
+
+    @Test(
+        "anything else is not a species URL",
+        arguments: [
+            "http://127.0.0.1:9/api/planets/1/", "http://127.0.0.1:9/api/people/3/", "http://127.0.0.1:9/api/films/1/",
+            "http://127.0.0.1:9/api/", "http://127.0.0.1:9/api/species/", "http://127.0.0.1:9/other/species/3/",
+            "http://127.0.0.1:10/api/species/3/", "https://127.0.0.1:9/api/species/3/", "http://evil.example/api/species/3/",
+            "http://127.0.0.1:9/api/species/3/?x=1", "http://127.0.0.1:9/api/species/3/planets/1/", "https://",
+        ])
+    func refused(text: String) {
+        #expect(throws: SpeciesError.notASpeciesURL(text, expected: "http://127.0.0.1:9/api/species/<id>/")) {
+            _ = try SpeciesQuery(text, root: root)
+        }
+    }
+
+    @Test func digitsAreAnIdAndTheRestIsAName() throws {
+        #expect(try SpeciesQuery(" 37 ", root: root) == .id(37))
+        #expect(try SpeciesQuery("dor kel", root: root) == .name("dor kel"))
+        #expect(try SpeciesQuery("99999999999999999999", root: root) == .name("99999999999999999999"))
+    }
+}
+
+@Suite("When the API cannot answer")
+struct FallbackTests {
+    let diagnostics = RecordingDiagnostics()
+
+    private func cache() -> CachePolicy {
+        CachePolicy(directory: FileManager.default.temporaryDirectory.appendingPathComponent("species-fallback-\(UUID().uuidString)"))
+    }
+
+    private func client(_ transport: any HTTPTransport, root: String = "https://swapi.dev/api/", cache: CachePolicy, fallback: Bool = true) -> SpeciesClient {
+        .stubbed(transport, diagnostics: diagnostics) { configuration in
+            configuration.root = APIRoot(root)!
+            configuration.cache = cache
+            configuration.fallback = fallback
+        }
+    }
+
+    @Test(arguments: [TransportError.Kind.unknownHost, .connectionRefused, .timedOut(seconds: 1), .connectionLost, .insecureConnection])
+    func swapiDevsOwnDataStandsInWithANotice(kind: TransportError.Kind) async throws {
+        let species = try await client(FunctionTransport { throw TransportError(kind, url: $0.url, detail: "it broke") }, cache: cache()).allSpecies()
+        #expect(species.count == 37)
+        #expect(diagnostics.notes == ["swapi.dev did not answer (it broke): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"])
+    }
+
+    @Test(arguments: [503, 429, 500])
+    func serverErrorsAfterRetriesFallBack(status: Int) async throws {
+        let failing = FunctionTransport { _ in HTTPResponse(status: status, body: Data("<html>".utf8)) }
+        #expect(try await client(failing, cache: cache()).species(.id(3)).name == "Wookie")
+        #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (HTTP \(status) ") == true)
+    }
+
+    @Test func aCaptivePortalFallsBack() async throws {
+        let portal = FunctionTransport { _ in HTTPResponse(status: 200, body: Data("<!DOCTYPE html><title>Log in to the WiFi</title>".utf8)) }
+        #expect(try await client(portal, cache: cache()).page(2).species.first?.name == "Neimodian")
+        #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (its answer is not SWAPI JSON)") == true)
+    }
+
+    @Test func anAnswerIsNotAFailure() async throws {
+        let notFound = FunctionTransport { _ in HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8)) }
+        let error = await speciesError { _ = try await client(notFound, cache: cache()).species(.id(99)) }
+        #expect(error == .notFound(what: "species 99", url: URL(string: "https://swapi.dev/api/species/99/")!))
+        #expect(diagnostics.notes.isEmpty)
+    }
+
+    @Test func theCacheOfAnyAgeComesFirstForAnyHost() async throws {
+        let policy = cache()
+        let recorded = try StubTransport.recordedSWAPI()
+        let local = "https://swapi.dev/api/"
+        _ = try await client(recorded, root: local, cache: policy).allSpecies()
+        var stale = policy
+        stale.maxAge = 0
+        let down = FunctionTransport { throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused") }
+        let species = try await client(down, root: local, cache: stale).allSpecies()
+        #expect(species.count == 37)
+        #expect(diagnostics.notes.count == 1)
+        #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (connection refused): answering from the cache, as fetched ") == true)
+    }
+
+    @Test func anotherHostsWithoutACacheFail() async throws {
+        let down = FunctionTransport { throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused") }
+        let error = await speciesError { _ = try await client(down, root: "http://127.0.0.1:9/api/", cache: cache()).allSpecies() }
+        #expect(
+            error?.message == "could not reach http://127.0.0.1:9/api/species/: connection refused; the cache holds no answer "
+                + "from 127.0.0.1:9 (--offline answers from the SWAPI data built into species)")
+    }
+
+    @Test func noFallbackMeansTheError() async throws {
+        let down = FunctionTransport { throw TransportError(.unknownHost, url: $0.url, detail: "unknown host") }
+        let error = await speciesError { _ = try await client(down, cache: cache(), fallback: false).allSpecies() }
+        #expect(error?.message == "could not reach https://swapi.dev/api/species/: unknown host")
+    }
+
+    @Test func whatAFailedAPIHandedOverIsNotHandedOverTwice() async throws {
+        let recorded = try StubTransport.recordedSWAPI()
+        let failsAtPage3 = FunctionTransport { request in
+            if request.url.query == "page=3" { return HTTPResponse(status: 503, body: Data()) }
+            return try await recorded.send(request)
+        }
+        var names: [String] = []
+        try await client(failsAtPage3, cache: cache()).forEachPage { names += $0.compactMap(\.name) }
+        #expect(names.count == 37 && Set(names).count == 37)
+        #expect(names.prefix(3) == ["Human", "Droid", "Wookie"])
+    }
+}
