@@ -33,6 +33,7 @@ enum {
     CURLOPT_HEADERDATA = 10029,
     CURLOPT_PRIVATE = 10103,
     CURLOPT_HEADERFUNCTION = 20079,
+    CURLOPT_MAXFILESIZE_LARGE = 30117,
     CURLINFO_PRIVATE = 0x100000 + 21,
     CURLMSG_DONE = 1,
     CURLE_OK = 0,
@@ -131,6 +132,23 @@ int curl_multi_setopt(void *multi, int option, ...) {
     return real.multi_setopt(multi, option, value);
 }
 
+// MARK: - A Content-Length past Int64
+//
+// Not reported upstream that we could find; _EasyHandle.setupCallbacks in
+// EasyHandle.swift, unchanged on main as of 2026-08. FoundationNetworking's
+// header callback reads the announced length as a double
+// (CURLINFO_CONTENT_LENGTH_DOWNLOAD) and converts it with Int64(_:), which
+// traps when a server announces 2^63 - 512 bytes or more: any server could
+// stop the process with one header. libcurl checks a Content-Length against
+// CURLOPT_MAXFILESIZE_LARGE as it parses it, before the callback hears of
+// it, and fails the transfer with CURLE_FILESIZE_EXCEEDED ("Maximum file
+// size exceeded"), which FoundationNetworking reports as URLError.unknown
+// with that message. The limit is set on every handle whose header callback
+// is FoundationNetworking's; it is far above any length a caller could ask
+// to accept.
+
+#define LARGEST_CONTENT_LENGTH ((long long)1 << 62)
+
 // MARK: - A response that ends inside its headers
 //
 // swift-corelibs-foundation #5285 (fixed upstream by #5286, not in 6.3.1):
@@ -197,6 +215,7 @@ int curl_easy_setopt(void *easy, int option, ...) {
         if (wrap) {
             foundation_header_callback = (header_callback)value;
             value = (void *)header_wrapper;
+            real.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, LARGEST_CONTENT_LENGTH);
         }
     }
     return real.easy_setopt(easy, option, value);

@@ -45,7 +45,7 @@ struct ArgumentParser {
             }
             guard let command = subcommands.first(where: { $0.name == word }) else {
                 let names = subcommands.filter { !$0.hidden }.map(\.name)
-                throw UsageError(message: "unknown subcommand '\(word)'" + Self.suggestion(for: word, among: names), command: root)
+                throw UsageError(message: "unknown subcommand '\(Excerpt.of(word))'" + Self.suggestion(for: word, among: names), command: root)
             }
             return (command, index)
         }
@@ -73,7 +73,7 @@ struct ArgumentParser {
             let (name, inlineValue) = Self.splitInlineValue(word)
             guard let option = options.first(where: { $0.names.contains(name) }) else {
                 let names = options.flatMap(\.names).filter { $0.hasPrefix("--") }
-                throw UsageError(message: "unknown option '\(name)'" + Self.suggestion(for: name, among: names), command: command)
+                throw UsageError(message: "unknown option '\(Excerpt.of(name))'" + Self.suggestion(for: name, among: names), command: command)
             }
             switch (option.takesValue, inlineValue) {
             case (true, let value?):
@@ -87,7 +87,7 @@ struct ArgumentParser {
             case (false, nil):
                 parsed.set(option)
             case (false, _?):
-                throw UsageError(message: "option '\(name)' does not take a value", command: command)
+                throw UsageError(message: "option '\(Excerpt.of(name))' does not take a value", command: command)
             }
         }
         return parsed

@@ -145,7 +145,10 @@ extension Invocation {
     /// Each global option, else its environment variable, else its default.
     private static func settings(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> GlobalSettings {
         var settings = GlobalSettings()
-        if let root = try value(of: Commands.baseURL, or: "SWAPI_BASE_URL", parsed, environment, expected: "an http or https URL", APIRoot.init) {
+        if let root = try value(
+            of: Commands.baseURL, or: "SWAPI_BASE_URL", parsed, environment, shown: APIRoot.redacted,
+            expected: { APIRoot.problem(with: $0) ?? "" }, APIRoot.init)
+        {
             settings.client.root = root
         }
         if let timeout = try value(of: Commands.timeout, or: "SWAPI_TIMEOUT", parsed, environment, expected: "a number of seconds from 0.001 to 86400", { text in
@@ -158,8 +161,8 @@ extension Invocation {
         }) {
             settings.client.retries = retries
         }
-        if let size = try value(of: Commands.maxResponseSize, parsed, expected: "a whole number of bytes from 1 up", { text in
-            Int(text).flatMap { $0 >= 1 ? $0 : nil }
+        if let size = try value(of: Commands.maxResponseSize, parsed, expected: "a whole number of bytes from 1 to 1099511627776 (1 TiB)", { text in
+            Int(text).flatMap { (1...1 << 40).contains($0) ? $0 : nil }
         }) {
             settings.client.maxResponseSize = size
         }
@@ -212,13 +215,26 @@ extension Invocation {
         of option: OptionDefinition, or variable: String? = nil, _ parsed: ParsedArguments,
         _ environment: [String: String] = [:], expected: String, _ convert: (String) -> Value?
     ) throws(UsageError) -> Value? {
+        try value(of: option, or: variable, parsed, environment, expected: { _ in expected }, convert)
+    }
+
+    /// `expected` says what a rejected text should have been; `shown`
+    /// makes the text fit for a message.
+    private static func value<Value>(
+        of option: OptionDefinition, or variable: String? = nil, _ parsed: ParsedArguments,
+        _ environment: [String: String] = [:], shown: (String) -> String = { $0 },
+        expected: (String) -> String, _ convert: (String) -> Value?
+    ) throws(UsageError) -> Value? {
         if let text = parsed.value(option) {
-            guard let value = convert(text) else { throw invalid(text, for: option, expected: expected, in: parsed) }
+            guard let value = convert(text) else {
+                throw invalid(shown(text), for: option, expected: expected(text), in: parsed)
+            }
             return value
         }
         guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
         guard let value = convert(text) else {
-            throw UsageError(message: "invalid value '\(Excerpt.of(text))' for \(variable): expected \(expected)", command: parsed.command)
+            throw UsageError(
+                message: "invalid value '\(Excerpt.of(shown(text)))' for \(variable): expected \(expected(text))", command: parsed.command)
         }
         return value
     }

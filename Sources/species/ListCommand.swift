@@ -37,9 +37,10 @@ struct ListCommand: Sendable, Equatable {
         context.diagnostics.progressEnded()
         try checkFound(result.species.count)
         write(result.species, to: context.output)
-        if result.count > result.species.count, !result.species.isEmpty {
-            // At a terminal the hint belongs below the table.
-            context.output.flush()
+        // At a terminal the hint belongs below the table; after a failed
+        // write, the one line on stderr is the error.
+        context.output.flush()
+        if result.count > result.species.count, !result.species.isEmpty, context.output.writeError == nil {
             var hint = "page \(page) of \(result.pageCount), \(result.count) species" + matching
             if page < result.pageCount { hint += "; use --page \(page + 1) or --all-pages" }
             context.diagnostics.note(hint)

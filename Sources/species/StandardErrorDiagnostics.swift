@@ -3,7 +3,7 @@ import SpeciesKit
 import Synchronization
 
 /// Messages on stderr, one line each, with what could fool a terminal
-/// escaped; each distinct warning is written once. `quiet` keeps warnings,
+/// escaped and a length cut at 1,000 characters; each distinct warning is written once. `quiet` keeps warnings,
 /// notes and progress back (errors never are). On a terminal, a progress
 /// line appears once fetching has taken `progressDelay` seconds, is
 /// rewritten as it goes, and is erased at its end and around other lines.
@@ -49,7 +49,7 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
                 state.progressStarted = Date()
                 state.generation += 1
             }
-            if state.progressShown { StandardError.write("\r\u{1B}[2K" + TerminalText.escape(message)) }
+            if state.progressShown { StandardError.write("\r\u{1B}[2K" + TerminalText.line(message)) }
             return (state.progressShown, state.generation, state.progressStarted)
         }
         guard !shown, let started else { return }
@@ -59,7 +59,7 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
             state.withLock { state in
                 guard state.generation == generation, !state.progressShown, let text = state.progress else { return }
                 state.progressShown = true
-                StandardError.write(TerminalText.escape(text))
+                StandardError.write(TerminalText.line(text))
             }
         }
     }
@@ -78,8 +78,8 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
     private func writeLine(_ line: String) {
         state.withLock { state in
             let erase = state.progressShown ? "\r\u{1B}[2K" : ""
-            let restore = state.progressShown ? state.progress.map(TerminalText.escape) ?? "" : ""
-            StandardError.write(erase + TerminalText.escape(line) + "\n" + restore)
+            let restore = state.progressShown ? state.progress.map { TerminalText.line($0) } ?? "" : ""
+            StandardError.write(erase + TerminalText.line(line) + "\n" + restore)
         }
     }
 }

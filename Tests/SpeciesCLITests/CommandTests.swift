@@ -110,7 +110,9 @@ struct CommandTests {
         try await ListCommand(allPages: true).run(context(try StubTransport.recordedSWAPI()))
         let progress = diagnostics.progress
         #expect(progress.first == "fetching page 1…")
-        #expect(Set(progress.dropFirst().dropLast()) == ["fetching page 2 of 4…", "fetching page 3 of 4…", "fetching page 4 of 4…"])
+        // A page that arrived while an earlier one was awaited is not announced.
+        #expect(progress.dropFirst().first == "fetching page 2 of 4…")
+        #expect(Set(progress.dropFirst().dropLast()).isSubset(of: ["fetching page 2 of 4…", "fetching page 3 of 4…", "fetching page 4 of 4…"]))
         #expect(progress.last == "(ended)")
         let show = CommandRecorder()
         try await ShowCommand(query: .id(3)).run(.stubbed(try StubTransport.recordedSWAPI(), output: output, diagnostics: show))

@@ -6,10 +6,11 @@ import TestSupport
 @testable import species
 
 /// Mutates recorded pages and species (their bytes, or values anywhere in
-/// their JSON) and runs `list --all-pages` and `show` over them as the tool
-/// does: never a crash, and exit status 0 or 65 only. `make test` runs a few
-/// hundred cases; `make fuzz` runs FUZZ_CASES (10,000) of them. FUZZ_SEED
-/// repeats a run.
+/// their JSON), or the status and headers they come with, and runs
+/// `list --all-pages` and `show` over them as the tool does: never a crash,
+/// only documented exit statuses, and output that is safe for a terminal
+/// and JSON that parses. `make test` runs a few hundred cases; `make fuzz`
+/// runs FUZZ_CASES (10,000) of them. FUZZ_SEED repeats a run.
 @Suite("Fuzzing recorded responses")
 struct FuzzTests {
     static let environment = ProcessInfo.processInfo.environment
@@ -41,12 +42,105 @@ struct FuzzTests {
                 : ListCommand(allPages: true, format: Self.formats[number % 3]).run
             let status = await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
             statuses[status, default: 0] += 1
-            #expect(
-                status == 0 || status == 65,
-                "case \(number) of seed \(Self.seed): exit \(status) for \(String(decoding: mutated.prefix(300), as: UTF8.self))")
+            let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % 3]
+            let problem = Self.problem(status: status, allowed: [0, 65], format: format, output: output.text, diagnostics: diagnostics)
+            #expect(problem == nil, "case \(number) of seed \(Self.seed): \(problem ?? "") for \(String(decoding: mutated.prefix(300), as: UTF8.self))")
         }
         print("fuzzed \(Self.cases) mutated responses (seed \(Self.seed)): \(statuses[0] ?? 0) exit 0, \(statuses[65] ?? 0) exit 65")
         #expect(statuses.values.reduce(0, +) == Self.cases)
+    }
+
+    /// Recorded bodies under random statuses and headers: numbers past any
+    /// range in Retry-After, validators with odd characters (which the
+    /// cache then sends back), redirects that lead nowhere.
+    @Test func oddStatusesAndHeadersNeverCrash() async throws {
+        let recorded = try Fixtures.recordedResponses()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("species-fuzz-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var random = SplitMix64(seed: Self.seed ^ 0x5EED)
+        var statuses: [Int32: Int] = [:]
+        for number in 0..<Self.cases {
+            let showing = number % 3 == 2
+            let target = showing ? "https://swapi.dev/api/species/3/" : Self.pages[0]
+            let body = try #require(recorded[target]?.body)
+            let response = HeaderMutation.response(body: body, using: &random)
+            let output = CapturedOutput()
+            let diagnostics = CommandRecorder()
+            let context = CommandContext.stubbed(
+                try StubTransport.recordedSWAPI(overrides: [target: .response(response), "https://swapi.dev/api/species/": .response(response)]),
+                output: output, diagnostics: diagnostics
+            ) { configuration in
+                configuration.cache.directory = cache
+                configuration.cache.maxAge = 0
+            }
+            let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % 3]
+            let command = showing ? ShowCommand(query: .id(3), json: format == .json).run : ListCommand(format: format).run
+            let status = await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
+            statuses[status, default: 0] += 1
+            let problem = Self.problem(status: status, allowed: [0, 1, 65, 69], format: format, output: output.text, diagnostics: diagnostics)
+            #expect(problem == nil, "case \(number) of seed \(Self.seed): \(problem ?? "") for \(response.status) \(response.headers)")
+        }
+        let counts = statuses.sorted { $0.key < $1.key }.map { "\($0.value) exit \($0.key)" }.joined(separator: ", ")
+        print("fuzzed \(Self.cases) statuses and headers (seed \(Self.seed)): \(counts)")
+    }
+
+    /// What is wrong with a run, or nil: an exit status not `allowed`, an
+    /// error that is not one line, output on a failure, JSON that does not
+    /// parse, or text that could fool a terminal.
+    static func problem(status: Int32, allowed: Set<Int32>, format: OutputFormat, output: String, diagnostics: CommandRecorder) -> String? {
+        guard allowed.contains(status) else { return "exit \(status)" }
+        if status != 0 {
+            guard diagnostics.errors.count == 1 else { return "errors \(diagnostics.errors)" }
+            guard output.isEmpty || format == .jsonl else { return "output on exit \(status)" }
+            return nil
+        }
+        switch format {
+        case .json:
+            guard (try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil else { return "JSON that does not parse" }
+        case .jsonl:
+            for line in output.split(separator: "\n") where (try? JSONSerialization.jsonObject(with: Data(line.utf8))) == nil {
+                return "a JSON line that does not parse"
+            }
+        case .table, .tsv:
+            break
+        }
+        let unsafe = output.unicodeScalars.first { scalar in
+            scalar != "\n" && scalar != "\t" && TerminalText.escape(String(scalar)) != String(scalar)
+        }
+        return unsafe.map { "U+\(String($0.value, radix: 16, uppercase: true)) written raw" }
+    }
+}
+
+/// A response with a random status and odd headers.
+enum HeaderMutation {
+    static let statuses = [200, 200, 200, 203, 204, 301, 302, 303, 304, 307, 308, 400, 404, 410, 429, 500, 502, 503, 504, 599, 999]
+
+    static let retryAfters = [
+        "1e19", "9223372036854775807", "9223372036854775808", "99999999999999999999999", "-1", "-0", "NaN", "nan", "inf",
+        "-inf", "1e-400", "0x10", " 5 ", "1.5", "31", "", "٣", "Wed, 21 Oct 2015 07:28:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT",
+        "Sat, 01 Jan 0001 00:00:00 GMT", "Mon, 32 Foo 2026 25:61:61 GMT", "\u{1B}[31m", String(repeating: "9", count: 5000),
+    ]
+
+    static let validators = [
+        "\"abc\"", "W/\"x\"", "", "\u{1B}[2J", "line\nbreak", "\u{202E}rtl", String(repeating: "e", count: 10_000), "🚀",
+        "Wed, 21 Oct 2015 07:28:00 GMT", "not a date",
+    ]
+
+    static let locations = [
+        "", "/", "https://evil.example/", "http://swapi.dev:99999/", "//swapi.dev/api/species/", "file:///etc/passwd", "\u{0}",
+        "https://swapi.dev/api/species/?page=1",
+    ]
+
+    static func response(body: Data, using random: inout SplitMix64) -> HTTPResponse {
+        var headers = ["Content-Type": "application/json"]
+        func pick(_ values: [String]) -> String { values[random.below(values.count)] }
+        if random.below(2) == 0 { headers["Retry-After"] = pick(retryAfters) }
+        if random.below(2) == 0 { headers["ETag"] = pick(validators) }
+        if random.below(2) == 0 { headers["Last-Modified"] = pick(validators) }
+        if random.below(3) == 0 { headers["Location"] = pick(locations) }
+        if random.below(4) == 0 { headers["Content-Length"] = pick(retryAfters) }
+        let status = statuses[random.below(statuses.count)]
+        return HTTPResponse(status: status, headers: headers, body: random.below(5) == 0 ? Data() : body)
     }
 }
 
@@ -62,7 +156,9 @@ enum Mutation {
             ["b", NSNull()], "https://evil.example/api/species/?page=2", "file:///etc/passwd",
             "http://swapi.dev/api/species/?page=2", "?page=3", "https://swapi.dev/api/species/?page=1",
             "https://swapi.dev/api/species/?page=9", "2014-13-45T99:99:99Z", "2014-12-10T16:44:31Z", "-5", "+5",
-            "9999999999999999999999", "a, b,, c",
+            "9999999999999999999999", "a, b,, c", "Hu\u{202E}man\u{200B}\u{2028}", "🚀❤️ 日本", "\u{FEFF}\u{2066}x\u{2069}",
+            "\u{85}\u{9B}31m", "1.5", "1e400", "-0", 9.3e18, Int.min, "0000-01-01T00:00:00Z", "2014-02-30T00:00:00Z",
+            "2014-12-10T16:44:31+25:00",
         ]
     }
 

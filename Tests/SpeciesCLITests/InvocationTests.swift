@@ -151,7 +151,8 @@ struct InvocationTests {
             (["list", "--timeout", "0"], "invalid value '0' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400", "species list"),
             (["list", "--timeout", "soon"], "invalid value 'soon' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400", "species list"),
             (["list", "--retries", "-1"], "invalid value '-1' for '--retries <n>': expected a whole number from 0 to 100", "species list"),
-            (["list", "--max-response-size", "1MB"], "invalid value '1MB' for '--max-response-size <bytes>': expected a whole number of bytes from 1 up", "species list"),
+            (["list", "--max-response-size", "1MB"], "invalid value '1MB' for '--max-response-size <bytes>': expected a whole number of bytes from 1 to 1099511627776 (1 TiB)", "species list"),
+            (["list", "--max-response-size", "1099511627777"], "invalid value '1099511627777' for '--max-response-size <bytes>': expected a whole number of bytes from 1 to 1099511627776 (1 TiB)", "species list"),
             (["help", "nope"], "unknown subcommand 'nope'", "species help"),
             (["help", "list", "show"], "unexpected argument 'show'", "species help"),
         ])

@@ -161,7 +161,7 @@ struct ReachTests {
         let root = server.root(session: session)
         let environment = ["XDG_CACHE_HOME": cacheHome.path]
         let online = try await SpeciesBinary.run(["--base-url", root, "list", "--all-pages", "--json"], environment: environment)
-        server.stop()
+        await server.stop()
         let result = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "list", "--all-pages", "--json"], environment: environment)
         #expect(result.status == 0, "\(result)")
         #expect(try Self.objects(result.stdout).count == 37)

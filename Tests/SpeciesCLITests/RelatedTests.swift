@@ -108,9 +108,9 @@ struct RelatedTests {
         "what does not resolve is marked, with a warning, and the rest is printed",
         arguments: [
             (StubTransport.Reply.json(Data("<html>".utf8), status: 503), "unknown (HTTP 503)",
-             "cannot name https://swapi.dev/api/people/13/: https://swapi.dev/api/people/13/ answered HTTP 503 Service Unavailable"),
+             "cannot name person 13: https://swapi.dev/api/people/13/ answered HTTP 503 Service Unavailable"),
             (.json(Data("<html>".utf8)), "unknown (not SWAPI JSON)",
-             "cannot name https://swapi.dev/api/people/13/: https://swapi.dev/api/people/13/ did not answer with SWAPI JSON: the body is not JSON (it begins '<html>')"),
+             "cannot name person 13: https://swapi.dev/api/people/13/ did not answer with SWAPI JSON: the body is not JSON (it begins '<html>')"),
         ])
     func partialFailure(reply: StubTransport.Reply, marked: String, warning: String) async throws {
         let transport = try StubTransport.recordedSWAPI(overrides: ["https://swapi.dev/api/people/13/": reply])

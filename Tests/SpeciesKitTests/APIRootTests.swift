@@ -21,6 +21,28 @@ struct APIRootTests {
         #expect(APIRoot(text) == nil)
     }
 
+    @Test(
+        "what a root must be, said plainly",
+        arguments: [
+            ("HTTP://127.0.0.1:8000/api/", nil), ("http://h:65535/", nil), ("http://h:1/", nil),
+            ("http://h:65536/", "a port from 1 to 65535"), ("http://h:0/", "a port from 1 to 65535"),
+            ("http://[::1]:8000/api/", "a host name or an IPv4 address (FoundationNetworking cannot request an IPv6 address literal)"),
+            ("ftp://h/", "an http or https URL"), ("http://h/?q", "an http or https URL"),
+        ])
+    func problems(text: String, problem: String?) {
+        #expect(APIRoot.problem(with: text) == problem)
+        #expect((APIRoot(text) == nil) == (problem != nil))
+    }
+
+    @Test(
+        arguments: [
+            ("http://user:secret@h:99999/api/", "http://***@h:99999/api/"), ("https://token@h/", "https://***@h/"),
+            ("http://h/a@b", "http://h/a@b"), ("not a url", "not a url"), ("http://u:p@h?x@y", "http://***@h?x@y"),
+        ])
+    func credentialsInTextAreRedacted(text: String, shown: String) {
+        #expect(APIRoot.redacted(text) == shown)
+    }
+
     @Test func buildsSpeciesURLsAsSWAPIWritesThem() {
         let root = APIRoot.swapi
         #expect(root.speciesURL().absoluteString == "https://swapi.dev/api/species/")

@@ -67,6 +67,17 @@ struct FittedTableTests {
         #expect(table == "NAME    HEIGHT\n日本語       -\nHuman      180\n")
     }
 
+    /// An emoji takes two columns, one scalar (🚀) or a symbol with
+    /// U+FE0F (❤️), as terminals show them.
+    @Test func emojiTakeTwoColumns() {
+        #expect(DisplayWidth.of("🚀") == 2)
+        #expect(DisplayWidth.of("❤️") == 2)
+        #expect(DisplayWidth.of("❤") == 1)
+        #expect(DisplayWidth.of("👩‍🚀") == 2)
+        let table = SpeciesTable.render([StarWarsSpecies(name: "🚀❤️"), human], fields: [.name, .height])
+        #expect(table == "NAME   HEIGHT\n🚀❤️        -\nHuman     180\n")
+    }
+
     @Test func numbersAreNeverCut() {
         let table = SpeciesTable.render([hutt], fields: [.name, .height, .id], width: 8)
         #expect(table == "NAME  HEIGHT  ID\nHutt     300   5\n")
@@ -128,6 +139,12 @@ struct SpeciesOrderTests {
         // As text, "1000" < "120"; "indefinite" and "unknown" are not numbers.
         #expect(names(SpeciesOrder.lifespan.sorted([droid, hutt, ewok, human], reversed: false)) == ["Human", "Hutt", "Droid", "ewok"])
         #expect(names(SpeciesOrder.lifespan.sorted([droid, hutt, ewok, human], reversed: true)) == ["Hutt", "Human", "Droid", "ewok"])
+    }
+
+    @Test func lifespansWithFractionsOrPastIntAreNumbersToo() {
+        let lifespans = ["1.5", "99999999999999999999", "2", "1e400", "nan", "-3"]
+        let species = lifespans.map { StarWarsSpecies(name: $0, averageLifespan: $0) }
+        #expect(names(SpeciesOrder.lifespan.sorted(species, reversed: false)) == ["-3", "1.5", "2", "99999999999999999999", "1e400", "nan"])
     }
 
     @Test func tiesKeepAPIOrder() {

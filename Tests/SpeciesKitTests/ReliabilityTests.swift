@@ -308,6 +308,26 @@ struct TerminalTextTests {
         #expect(TerminalText.escape(text) == shown)
     }
 
+    /// What makes text read in another order than it is written, or hides
+    /// in it, or breaks a line where a terminal does not show one.
+    @Test(
+        arguments: [
+            ("Hu\u{202E}namow", #"Hu\u{202E}namow"#), ("a\u{202A}b\u{202B}c\u{202C}d\u{202D}e", #"a\u{202A}b\u{202B}c\u{202C}d\u{202D}e"#),
+            ("\u{2066}x\u{2067}y\u{2068}z\u{2069}", #"\u{2066}x\u{2067}y\u{2068}z\u{2069}"#),
+            ("zero\u{200B}width\u{200C}\u{200D}\u{200E}\u{200F}", #"zero\u{200B}width\u{200C}\u{200D}\u{200E}\u{200F}"#),
+            ("\u{FEFF}bom", #"\u{FEFF}bom"#), ("line\u{2028}para\u{2029}", #"line\u{2028}para\u{2029}"#),
+            ("narrow\u{202F}space, 🚀 and ❤️ stay", "narrow\u{202F}space, 🚀 and ❤️ stay"),
+        ])
+    func invisibleAndReorderingCharactersAreEscaped(text: String, shown: String) {
+        #expect(TerminalText.escape(text) == shown)
+    }
+
+    @Test func aMessageLineIsCutAt1000Characters() {
+        let line = TerminalText.line("unknown option '--" + String(repeating: "a", count: 100_000) + "'")
+        #expect(line.count == 1000 && line.hasSuffix("a…") && line.hasPrefix("unknown option '--aaa"))
+        #expect(TerminalText.line("short \u{7}") == #"short \u{7}"#)
+    }
+
     @Test func theDetailTextEscapesValuesButKeepsItsOwnLayout() {
         let species = StarWarsSpecies(
             name: "\u{1B}[2JRed", averageHeight: 1, skinColors: ["a\u{07}"], hairColors: ["b"], eyeColors: ["c"],
@@ -336,7 +356,7 @@ struct TerminalTextTests {
         #expect(!table.unicodeScalars.contains("\u{1B}"))
     }
 
-    @Test(arguments: [(512, "512 bytes"), (1024, "1 KiB"), (1536, "1.5 KiB"), (104_857_600, "100 MiB"), (1_073_741_824, "1 GiB")])
+    @Test(arguments: [(0, "0 bytes"), (1, "1 byte"), (2, "2 bytes"), (512, "512 bytes"), (1024, "1 KiB"), (1536, "1.5 KiB"), (104_857_600, "100 MiB"), (1_073_741_824, "1 GiB")])
     func byteCounts(bytes: Int, text: String) {
         #expect(ByteCount.describe(bytes) == text)
     }

@@ -107,10 +107,10 @@ struct SpeciesJSONTests {
         #expect(try object(text)["name"] as? String == name)
     }
 
-    @Test func controlCharactersDelAndLineSeparatorsAreEscaped() throws {
-        let name = "C1 \u{85}\u{9B} del \u{7F} separators \u{2028}\u{2029} bidi \u{202E} kept"
+    @Test func whatCouldFoolATerminalIsEscapedWhatCannotIsKept() throws {
+        let name = "C1 \u{85}\u{9B} del \u{7F} separators \u{2028}\u{2029} bidi \u{202E}\u{2066} zero-width \u{200B}\u{FEFF} 日本 🚀 ❤️ kept"
         let text = lines([StarWarsSpecies(name: name)])
-        #expect(text.contains(#"C1 \u0085\u009b del \u007f separators \u2028\u2029 bidi \#u{202E} kept"#))
+        #expect(text.contains(#"C1 \u0085\u009b del \u007f separators \u2028\u2029 bidi \u202e\u2066 zero-width \u200b\ufeff 日本 🚀 ❤️ kept"#))
         #expect(try object(text)["name"] as? String == name)
     }
 

@@ -15,12 +15,16 @@ public final class FixtureServer: Sendable {
     public static let shared = Task { try await FixtureServer.start() }
 
     public let port: Int
+    /// `http`, or `https` when started with `--tls`.
+    public let scheme: String
     private let process: Process
-    /// Held open for the life of the server: closing it stops the server.
+    /// Held open for the life of the server: when the test process ends, it
+    /// closes, and the server ends too.
     private let stdin: FileHandle
 
-    private init(port: Int, process: Process, stdin: FileHandle) {
+    private init(port: Int, scheme: String, process: Process, stdin: FileHandle) {
         self.port = port
+        self.scheme = scheme
         self.process = process
         self.stdin = stdin
     }
@@ -40,7 +44,8 @@ public final class FixtureServer: Sendable {
             process.terminate()
             throw StartError(description: "the fixture server said '\(line)', not 'listening on http://127.0.0.1:PORT/'")
         }
-        return FixtureServer(port: port, process: process, stdin: input.fileHandleForWriting)
+        let scheme = line.hasPrefix("listening on https:") ? "https" : "http"
+        return FixtureServer(port: port, scheme: scheme, process: process, stdin: input.fileHandleForWriting)
     }
 
     /// Waits for the server's first line (it prints it once it accepts
@@ -73,13 +78,20 @@ public final class FixtureServer: Sendable {
     /// The API root of a session: `http://127.0.0.1:PORT/<session>/api/`;
     /// `dialect` makes the session speak swapi.tech's or swapi.info's.
     public func root(session: String, dialect: String? = nil) -> String {
-        "http://127.0.0.1:\(port)/\(session)/" + (dialect.map { "dialect=\($0)/" } ?? "") + "api/"
+        "\(scheme)://127.0.0.1:\(port)/\(session)/" + (dialect.map { "dialect=\($0)/" } ?? "") + "api/"
     }
 
-    /// Stops the server, as when a service goes away; waits for its end.
-    public func stop() {
-        try? stdin.close()
-        process.waitUntilExit()
+    /// Stops the server, as when a service goes away; returns at its end,
+    /// without holding a thread of the test runner while it waits.
+    public func stop() async {
+        let ended = AsyncStream<Void> { continuation in
+            process.terminationHandler = { _ in continuation.finish() }
+            if !process.isRunning { continuation.finish() }
+        }
+        // SIGKILL: the server inherits a signal mask that blocks SIGTERM
+        // from the thread that started it.
+        kill(process.processIdentifier, SIGKILL)
+        for await _ in ended {}
     }
 
     /// A fresh session name, so that a test counts only its own requests.

@@ -16,13 +16,11 @@ public struct APIRoot: Sendable, Equatable {
         self = APIRoot(text)!
     }
 
-    /// Accepts an absolute `http` or `https` URL (in any case) with a host,
-    /// and no query or fragment, and adds a missing trailing slash.
+    /// Accepts an absolute `http` or `https` URL (in any case) with a host
+    /// name or IPv4 address, a port from 1 to 65535 if any, and no query or
+    /// fragment, and adds a missing trailing slash.
     public init?(_ text: String) {
-        guard var components = URLComponents(string: text),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty,
-            components.query == nil, components.fragment == nil
+        guard Self.problem(with: text) == nil, var components = URLComponents(string: text), let scheme = components.scheme?.lowercased()
         else { return nil }
         components.scheme = scheme
         if !components.path.hasSuffix("/") {
@@ -32,6 +30,31 @@ public struct APIRoot: Sendable, Equatable {
         self.url = url
         self.origin = origin
         self.path = components.path
+    }
+
+    /// What keeps `text` from being an API root, in the words of an error
+    /// message ("expected ..."); nil when it is one.
+    package static func problem(with text: String) -> String? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+            components.query == nil, components.fragment == nil
+        else { return "an http or https URL" }
+        if host.hasPrefix("[") || host.contains(":") {
+            return "a host name or an IPv4 address (FoundationNetworking cannot request an IPv6 address literal)"
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            return "a port from 1 to 65535"
+        }
+        return nil
+    }
+
+    /// `text` as a message shows it: a user name and password in it as
+    /// `***`, as `URL.redacted` shows a URL, even when `text` is no URL.
+    package static func redacted(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let authority = text[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+        guard let at = authority.lastIndex(of: "@") else { return text }
+        return text[..<schemeEnd.upperBound] + "***" + text[at...]
     }
 
     /// `<root>species/`, with `search` and `page` (after it, as swapi.dev's

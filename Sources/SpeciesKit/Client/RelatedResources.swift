@@ -132,7 +132,7 @@ extension SpeciesClient {
         } catch SpeciesError.notCached {
             return .missing(.unavailableOffline)
         } catch let error as SpeciesError {
-            diagnostics.warning("cannot name \(Excerpt.of(link)): \(error.message)")
+            diagnostics.warning("cannot name \(reference): \(error.message)")
             return .missing(.failed(reason: error.briefly))
         } catch {
             return .missing(.failed(reason: "\(error)"))

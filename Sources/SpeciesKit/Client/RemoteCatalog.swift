@@ -38,13 +38,14 @@ struct RemoteCatalog: Sendable {
     /// results in full): else `DialectMismatch`, and the dialect is learnt.
     func listing(at url: URL, expected: Dialect) async throws -> ListingPage {
         let page = try await fetcher.get(url) { body, url throws(SpeciesError) in
-            try ResponseBody.decode(ListingPage.self, from: body, url: url)
+            let page = try ResponseBody.decode(ListingPage.self, from: body, url: url)
+            if page.dialect == .tech, expected == .tech, !page.expanded {
+                throw .invalidResponse(url: url, problem: "its results are names only, though asked with expanded=true")
+            }
+            return page
         }
         dialects.learn(page.dialect, for: root, in: fetcher.cache, guess: guess)
         guard page.dialect == expected, page.expanded else {
-            if page.dialect == .tech, expected == .tech {
-                throw SpeciesError.invalidResponse(url: url, problem: "its results are names only, though asked with expanded=true")
-            }
             throw DialectMismatch(dialect: page.dialect, page: page)
         }
         for issue in page.issues {

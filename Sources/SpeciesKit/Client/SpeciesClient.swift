@@ -211,8 +211,7 @@ extension SpeciesError {
         switch self {
         case .unreachable(let error): error.meansUnreachable
         case .httpStatus(let status, _): status == 429 || (500..<600).contains(status)
-        case .rateLimited: true
-        case .invalidResponse(_, _, let cached): !cached
+        case .rateLimited, .invalidResponse: true
         default: false
         }
     }

@@ -23,8 +23,9 @@ public enum SpeciesError: Error, Sendable, Equatable {
     case httpStatus(Int, url: URL)
     /// The server asks to wait longer than the client will.
     case rateLimited(url: URL, status: Int, retryAfter: Double)
-    /// The answer is not SWAPI JSON; `cached` when the cache held it.
-    case invalidResponse(url: URL, problem: String, cached: Bool = false)
+    /// The answer is not SWAPI JSON. It never comes from the cache, which
+    /// holds only bodies that read (`Fetcher`).
+    case invalidResponse(url: URL, problem: String)
     /// The answer breaks a rule of the client: a `next` link off the API's
     /// origin, a loop, a size or page cap, a redirect off the origin.
     case refused(url: URL, problem: String)
@@ -71,8 +72,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 text += "; try again after \(until) UTC"
             }
             return text
-        case .invalidResponse(let url, let problem, let cached):
-            return "\(url.redacted) did not answer with SWAPI JSON\(cached ? " (the cached answer)" : ""): \(problem)"
+        case .invalidResponse(let url, let problem):
+            return "\(url.redacted) did not answer with SWAPI JSON: \(problem)"
         case .refused(let url, let problem):
             return "\(url.redacted): \(problem)"
         case .notASpeciesURL(let text, let expected):

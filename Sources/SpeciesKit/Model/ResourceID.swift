@@ -48,13 +48,24 @@ enum ResourceID {
 /// What a SWAPI link names, whatever host or form it was written with:
 /// `https://www.swapi.tech/api/people/66`, `https://swapi.dev/api/people/66/`
 /// and `people/66/` are all person 66.
-struct ResourceReference: Hashable, Sendable {
+struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
     enum Kind: String, Sendable, CaseIterable {
         case species, planets, people, films
     }
 
     let kind: Kind
     let id: Int
+
+    /// `person 13`, `planet 14`, `film 3`, `species 3`.
+    var description: String {
+        let noun = switch kind {
+        case .species: "species"
+        case .planets: "planet"
+        case .people: "person"
+        case .films: "film"
+        }
+        return "\(noun) \(id)"
+    }
 
     /// The last two path components: a kind, then a number (with an
     /// optional `.json`, as swapi.info also serves). Nil for anything else,

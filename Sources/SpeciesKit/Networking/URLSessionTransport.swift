@@ -77,6 +77,11 @@ public final class URLSessionTransport: HTTPTransport {
 /// Routes the session's callbacks to the exchange of each task.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private static let maxRedirects = 10
+    /// libcurl's words when an announced Content-Length passes the limit
+    /// the species executable sets on FoundationNetworking's transfers
+    /// (Sources/URLSessionFixes/URLSessionFixes.c), far above any
+    /// `maxResponseSize`.
+    private static let curlLengthRefusal = "Maximum file size exceeded"
 
     private let maxResponseSize: Int
     private let exchanges = Mutex<[Int: Exchange]>([:])
@@ -144,10 +149,12 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let error {
+        if let urlError = error as? URLError, urlError.code == .unknown, urlError.localizedDescription == Self.curlLengthRefusal {
+            exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
+        } else if let error {
             exchange.finish(.failure(TransportError(error, url: exchange.url)))
         } else {
-            exchange.complete()
+            exchange.complete(task.response)
         }
     }
 }
@@ -217,7 +224,13 @@ private final class Exchange: Sendable {
         TransportError(.tooLarge(limit: limit), url: url, detail: "the response is larger than \(ByteCount.describe(limit))")
     }
 
-    func complete() {
+    /// Ends the exchange with what arrived. FoundationNetworking does not
+    /// hand a redirect's response to the delegate, so a redirect that is
+    /// not followed (it has no Location) is read from the task's `final`.
+    func complete(_ final: URLResponse?) {
+        if let final, state.withLock({ $0.status == nil }) {
+            receive(final)
+        }
         let response = state.withLock { state in
             state.status.map { HTTPResponse(status: $0, headers: state.headers, body: state.body) }
         }

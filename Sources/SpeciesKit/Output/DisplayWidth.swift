@@ -2,7 +2,17 @@
 /// characters and emoji, 0 for combining marks, 1 for the rest.
 package enum DisplayWidth {
     package static func of(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + of($1) }
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    /// An emoji (`🚀`, or `❤️`: a symbol asked to look like one with
+    /// U+FE0F) takes two columns however many scalars make it.
+    static func of(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        if scalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) {
+            return 2
+        }
+        return scalars.reduce(0) { $0 + of($1) }
     }
 
     static func of(_ scalar: Unicode.Scalar) -> Int {
@@ -28,7 +38,7 @@ package enum DisplayWidth {
         var kept = ""
         var used = 0
         for character in text {
-            let size = of(String(character))
+            let size = of(character)
             guard used + size <= width - 1 else { break }
             kept.append(character)
             used += size

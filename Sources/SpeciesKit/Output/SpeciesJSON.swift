@@ -207,9 +207,11 @@ struct JSONText {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
-    /// The string, quoted, with `"`, `\\`, control characters (C0, DEL, C1)
-    /// and U+2028/U+2029 escaped, so that the JSON is safe to print and to
-    /// embed in JavaScript; runs of bytes that need no escape are copied whole.
+    /// The string, quoted, with `"`, `\\` and all that `TerminalText`
+    /// escapes (control characters, bidi overrides, zero-width characters,
+    /// U+2028/U+2029) written as escapes, so that the JSON is safe to print
+    /// and to embed in JavaScript; runs of bytes that need no escape are
+    /// copied whole.
     private mutating func appendQuoted(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
@@ -224,8 +226,10 @@ struct JSONText {
                     case ..<0x20, UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x7F: (UInt32(byte), 1)
                     case 0xC2 where index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1]):
                         (UInt32(utf8[index + 1]), 2)
-                    case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (0xA8...0xA9).contains(utf8[index + 2]):
-                        (0x2000 + UInt32(utf8[index + 2]) - 0x80, 3)
+                    case 0xE2...0xEF where index + 2 < utf8.count:
+                        // A scalar of three bytes, U+2000 to U+FFFF.
+                        Self.unsafeScalar(UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
+                            .map { ($0, 3) }
                     default: nil
                     }
                 guard let escaped else {
@@ -240,6 +244,10 @@ struct JSONText {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func unsafeScalar(_ value: UInt32) -> UInt32? {
+        Unicode.Scalar(value).flatMap { TerminalText.isUnsafe($0) ? value : nil }
     }
 
     private mutating func appendEscape(_ scalar: UInt32) {

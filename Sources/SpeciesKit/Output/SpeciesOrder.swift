@@ -20,15 +20,15 @@ public enum SpeciesOrder: String, Sendable, CaseIterable {
     }
 
     private enum Key: Comparable {
-        case number(Int)
+        case number(Double)
         case text(String, String)
     }
 
     private func key(of species: StarWarsSpecies) -> Key? {
         switch self {
         case .name: species.name.map { .text($0.lowercased(), $0) }
-        case .height: species.averageHeight.map(Key.number)
-        case .lifespan: species.averageLifespan.flatMap(Int.init).map(Key.number)
+        case .height: species.averageHeight.map { .number(Double($0)) }
+        case .lifespan: species.averageLifespan.flatMap(Double.init).flatMap { $0.isFinite ? .number($0) : nil }
         }
     }
 }

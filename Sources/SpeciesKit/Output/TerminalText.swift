@@ -1,13 +1,17 @@
-/// Text from the server made safe for a terminal.
+/// Text from a server or a command line made safe for a terminal.
 package enum TerminalText {
-    /// Shows C0 and C1 control characters and DEL as `\u{1B}`, so that a
-    /// name cannot move the cursor, ring the bell or recolour the screen.
-    /// Tabs and newlines are escaped too: the detail format writes its own.
+    /// Shows as `\u{1B}` what could move the cursor, ring the bell, recolour
+    /// the screen, or make text read in another order than it is written:
+    /// C0 and C1 control characters and DEL, bidirectional overrides and
+    /// isolates (U+202A-202E, U+2066-2069), zero-width characters
+    /// (U+200B-200F, U+FEFF) and line and paragraph separators
+    /// (U+2028, U+2029). Tabs and newlines are escaped too: the detail text
+    /// writes its own.
     package static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var escaped = ""
         for scalar in text.unicodeScalars {
-            if isControl(scalar) {
+            if isUnsafe(scalar) {
                 escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             } else {
                 escaped.unicodeScalars.append(scalar)
@@ -16,7 +20,17 @@ package enum TerminalText {
         return escaped
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    /// A message line for stderr: escaped, and cut with "…" past `limit`
+    /// characters, so that no value in it (a 100 KB argument, a link from
+    /// a server) makes a line of unbounded length.
+    package static func line(_ text: String, limit: Int = 1000) -> String {
+        Excerpt.of(escape(text), limit: limit)
+    }
+
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case ..<0x20, 0x7F...0x9F, 0x200B...0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: true
+        default: false
+        }
     }
 }

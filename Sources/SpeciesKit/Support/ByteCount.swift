@@ -2,7 +2,7 @@
 package enum ByteCount {
     package static func describe(_ bytes: Int) -> String {
         let units = ["KiB", "MiB", "GiB", "TiB"]
-        guard bytes >= 1024 else { return "\(bytes) bytes" }
+        guard bytes >= 1024 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
         var value = Double(bytes) / 1024
         var unit = 0
         while value >= 1024 && unit < units.count - 1 {
