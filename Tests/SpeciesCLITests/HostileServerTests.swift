@@ -105,8 +105,11 @@ struct HostileServerTests {
         // The server would hang for 300 s, or drip for half an hour; the
         // margin is for a test run that keeps both cores busy.
         #expect(result.seconds < Double(timeout)! + 10, "the deadline ends it")
+        // Timeouts are not retried: a retry would be announced on stderr
+        // (checked above) and asked again. Under a busy test run the server
+        // may not have read the one request before it was given up.
         let log = try await requests(fault)
-        #expect(log.count == 1, "timeouts are not retried: \(log)")
+        #expect(log.count <= 1, "\(log)")
     }
 
     // MARK: Bad data
@@ -199,7 +202,10 @@ struct HostileServerTests {
         #expect(
             result.stderr == "error: \(root)species/: its 'next' link "
                 + problem.replacingOccurrences(of: "PORT", with: "\(port)") + "\n")
-        #expect(try await requests(fault).count == 1)
+        // Pages 2 to 4 were asked for at once, from the API's own pattern;
+        // the link itself never was.
+        let log = try await requests(fault)
+        #expect(log.count <= 4 && log.allSatisfy { $0.hasPrefix("/\(session)/fault=\(fault)/api/species/") }, "\(log)")
     }
 
     @Test(arguments: ["oversized", "oversized-declared"])

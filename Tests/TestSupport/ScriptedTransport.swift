@@ -41,3 +41,55 @@ public struct FunctionTransport: HTTPTransport {
         try await answer(request)
     }
 }
+
+/// Holds requests until `width` of them are waiting, then lets them all go
+/// on to `base`, round after round: a client that asks for `width` pages in
+/// one round trip is never held, and one that waits for an answer first is
+/// held until `patience` runs out, which `stalled` then tells.
+public final class RoundTripGate: HTTPTransport {
+    private let base: any HTTPTransport
+    private let width: Int
+    private let patience: Double
+    private let state = Mutex((held: [CheckedContinuation<Void, Never>](), round: 0, stalled: false))
+
+    public init(_ base: any HTTPTransport, width: Int, patience: Double = 10) {
+        self.base = base
+        self.width = width
+        self.patience = patience
+    }
+
+    public var stalled: Bool { state.withLock { $0.stalled } }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        await withCheckedContinuation { continuation in
+            let (released, round) = state.withLock { state -> ([CheckedContinuation<Void, Never>], Int?) in
+                state.held.append(continuation)
+                guard state.held.count < width else {
+                    defer { state.held = [] }
+                    state.round += 1
+                    return (state.held, nil)
+                }
+                return ([], state.held.count == 1 ? state.round : nil)
+            }
+            released.forEach { $0.resume() }
+            if let round {
+                Task { [self] in
+                    try? await Task.sleep(nanoseconds: UInt64(patience * 1e9))
+                    releaseStalled(round: round)
+                }
+            }
+        }
+        return try await base.send(request)
+    }
+
+    private func releaseStalled(round: Int) {
+        let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.round == round, !state.held.isEmpty else { return [] }
+            defer { state.held = [] }
+            state.round += 1
+            state.stalled = true
+            return state.held
+        }
+        released.forEach { $0.resume() }
+    }
+}

@@ -19,8 +19,11 @@ each of SWAPI's three dialects:
 Path segments before `api/` make a session, such as /t42/api/species/: the
 links served keep the session, and GET /<session>/_log lists the requests of
 that session. Segments of the session choose how it behaves:
-`dialect=tech`, `delay=MS` (each answer waits MS milliseconds), and
-`fault=NAME` (hostile in one way, see FAULTS).
+`dialect=tech`, `delay=MS` (each answer waits MS milliseconds), `gate=N`
+(requests are answered N at a time: each waits until the session's count of
+requests reaches the next multiple of N, so that a client that asks for N
+pages in one round trip passes, and one that waits for an answer first gets
+504 after 10 s), and `fault=NAME` (hostile in one way, see FAULTS).
 
 drf answers carry an ETag, and a matching If-None-Match gets 304. The server
 prints `listening on http(s)://127.0.0.1:PORT/` once it accepts connections;
@@ -264,6 +267,8 @@ class Handler(BaseHTTPRequestHandler):
             server.log.setdefault(session, []).append(self.path)
             count = len(server.log[session])
         settings = dict(part.split("=", 1) for part in session.split("/") if "=" in part)
+        if "gate" in settings and not self.pass_gate(session, count, int(settings["gate"])):
+            return self.send(504, b'{"detail":"gate: the other requests of this round trip never came"}')
         delay = float(settings.get("delay", 0)) / 1000 or server.latency
         if delay:
             time.sleep(delay)
@@ -295,6 +300,15 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(304, b"")
             return self.send(status, body, {"ETag": etag})
         self.send(status, body, content_type=content_type)
+
+    def pass_gate(self, session, count, width):
+        """Waits until the session has seen the rest of this request's round
+        trip (up to the next multiple of `width`); False after 10 s."""
+        server = self.server
+        round_end = -(-count // width) * width
+        with server.gate:
+            server.gate.notify_all()
+            return server.gate.wait_for(lambda: len(server.log[session]) >= round_end, timeout=10)
 
     def misbehave(self, fault, count, session, rest):
         """Answers in place of the server for faults that need no body;
@@ -485,6 +499,7 @@ def main():
     server.latency = options.latency_ms / 1000
     server.verbose = options.verbose
     server.lock = threading.Lock()
+    server.gate = threading.Condition(server.lock)
     server.log = {}
     server.tls = bool(options.tls)
     if options.tls:
@@ -493,7 +508,7 @@ def main():
         server.socket = context.wrap_socket(server.socket, server_side=True)
     # A second listener, for the redirect to another port.
     other = Server(("127.0.0.1", 0), Handler)
-    for name in ("dialects", "fixtures", "huge_page_species", "latency", "verbose", "lock", "log", "tls"):
+    for name in ("dialects", "fixtures", "huge_page_species", "latency", "verbose", "lock", "gate", "log", "tls"):
         setattr(other, name, getattr(server, name))
     server.other_port = other.other_port = other.server_address[1]
     threading.Thread(target=other.serve_forever, daemon=True).start()

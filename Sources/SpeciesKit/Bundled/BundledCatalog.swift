@@ -30,6 +30,14 @@ struct BundledCatalog: Sendable {
             species: Array(matches[first..<min(first + Self.pageSize, matches.count)]))
     }
 
+    /// How many pages the species matching `search` fill: SWAPI's own
+    /// listing, as far as species knows it.
+    static func pageCount(matching search: String?) -> Int {
+        let terms = SearchTerms(search ?? "")
+        let matches = (data?.species ?? []).count { terms.matches($0.name) }
+        return max(1, matches.dividedRoundingUp(by: pageSize))
+    }
+
     /// Every species whose name matches `search` (all of them without one).
     func species(matching search: String?) -> [StarWarsSpecies] {
         let terms = SearchTerms(search ?? "")

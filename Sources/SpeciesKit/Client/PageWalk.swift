@@ -79,7 +79,7 @@ struct PageWalk {
                 }
                 if number == 1 {
                     summary.counted = page.count
-                    wanted = max(wanted, pages(counted: page.count, perPage: page.species.count, hasNext: page.next != nil))
+                    wanted = max(wanted, Self.pageCount(of: page))
                 }
                 summary.received += page.species.count
                 try await deliver(page.species)
@@ -132,10 +132,12 @@ struct PageWalk {
     }
 
     /// The number of pages of a listing, from page 1.
-    private func pages(counted: Int?, perPage: Int, hasNext: Bool) -> Int {
-        guard hasNext else { return 1 }
-        guard let counted, counted > 0, perPage > 0 else { return 2 }
-        return min(counted.dividedRoundingUp(by: perPage), RemoteCatalog.maxPages)
+    /// How many pages page 1 says its listing has: by its `count` and its
+    /// own length; 2 when it has a `next` but no usable count.
+    static func pageCount(of first: ListingPage) -> Int {
+        guard first.next != nil else { return 1 }
+        guard let counted = first.count, counted > 0, !first.species.isEmpty else { return 2 }
+        return min(counted.dividedRoundingUp(by: first.species.count), RemoteCatalog.maxPages)
     }
 
     /// Whether `link`, found on the page at `page`, leads to page `number`

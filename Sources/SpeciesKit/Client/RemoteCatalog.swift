@@ -91,7 +91,8 @@ struct RemoteCatalog: Sendable {
                 let pageURL: @Sendable (Int) -> URL = { [root] in dialect.listingURL(root, page: $0, search: search) }
                 let walk = PageWalk(
                     root: root, diagnostics: diagnostics, first: pageURL(1), pageURL: pageURL,
-                    expectedPages: 1, concurrency: serial ? 1 : Self.concurrency,
+                    expectedPages: serial ? 1 : expectedPages(at: pageURL(1), in: dialect, search: search),
+                    concurrency: serial ? 1 : Self.concurrency,
                     listing: { url in try await listing(at: url, expected: dialect) })
                 let summary = try await walk.run(deliver)
                 if let counted = summary.counted, counted != summary.received {
@@ -99,6 +100,20 @@ struct RemoteCatalog: Sendable {
                 }
             }
         }
+    }
+
+    /// How many pages to ask for at once, before page 1 has said: as many as
+    /// the cache's copy of page 1, of any age, says; else as many as the
+    /// matching species fill in the SWAPI data built into species. When the
+    /// guess is right, every page comes in one round trip; when it is not,
+    /// `PageWalk` fetches the rest, or drops the pages past the end.
+    private func expectedPages(at first: URL, in dialect: Dialect, search: String?) -> Int {
+        if let body = fetcher.cache?.read(first)?.body,
+            let page = try? ResponseBody.decode(ListingPage.self, from: body, url: first), page.dialect == dialect
+        {
+            return PageWalk.pageCount(of: page)
+        }
+        return BundledCatalog.pageCount(matching: search)
     }
 
     /// Runs `body` in the API's dialect; when an answer shows another, runs
