@@ -206,7 +206,7 @@ struct RetryTests {
 
     @Test(arguments: [(0.0, "0 s"), (25.0, "25 s"), (119, "119 s"), (119.5, "2 min"), (600, "10 min"), (25924, "7 h 12 min"), (-5, "0 s"), (.nan, "0 s")])
     func waitsAreDescribedForPeople(seconds: Double, text: String) {
-        #expect(RetryAfter.describe(seconds) == text)
+        #expect(TimeSpan.describe(seconds) == text)
     }
 }
 

@@ -6,12 +6,10 @@ import Foundation
 /// nothing is ever downgraded. Any other link is refused without being
 /// requested. A link followed carries the root's credentials, if any.
 enum LinkPolicy {
-    /// - Parameters:
-    ///   - kind: how messages name the link, such as `'next' link`.
-    ///   - page: where the link was found.
-    static func resolve(_ text: String, kind: String = "'next' link", of page: URL, root: APIRoot) throws(SpeciesError) -> URL {
+    /// The `next` link `text`, found on `page`, as the URL to request.
+    static func resolve(_ text: String, of page: URL, root: APIRoot) throws(SpeciesError) -> URL {
         func refuse(_ why: String) -> SpeciesError {
-            .refused(url: page, problem: "its \(kind) '\(Excerpt.of(text))' \(why); not followed")
+            .refused(url: page, problem: "its 'next' link '\(Excerpt.of(text))' \(why); not followed")
         }
         guard let absolute = URL(string: text, relativeTo: page)?.absoluteURL,
             var link = URLComponents(url: absolute, resolvingAgainstBaseURL: false),

@@ -187,10 +187,10 @@ public struct SpeciesClient: Sendable {
         do {
             return try await remote(catalog)
         } catch let error as SpeciesError where configuration.fallback && error.meansUnanswered {
-            let host = root.origin.description.components(separatedBy: "://").last ?? root.origin.description
+            let host = root.origin.authority
             let cached = CacheAnswers()
             if let value = try? await remote(catalog.cacheOnly(telling: cached)), let fetched = cached.oldest {
-                let age = RetryAfter.describe(Date().timeIntervalSince(fetched))
+                let age = TimeSpan.describe(Date().timeIntervalSince(fetched))
                 notices.once { diagnostics.note("\(host) did not answer (\(error.cause)): answering from the cache, as fetched \(age) ago") }
                 return value
             }
@@ -258,7 +258,7 @@ public enum SpeciesQuery: Sendable, Equatable {
             return
         }
         let expected = root.speciesURL(id: 3).redacted.replacingOccurrences(of: "/3/", with: "/<id>/")
-        guard let url = URL(string: text), let origin = Origin(url), origin == root.origin || root.origin.admits(origin),
+        guard let url = URL(string: text), let origin = Origin(url), root.origin.admits(origin),
             url.query == nil, url.fragment == nil, let reference = ResourceReference(url.path), reference.kind == .species,
             url.path.lowercased().hasPrefix(root.path.lowercased()),
             url.path.dropFirst(root.path.count).split(separator: "/").count == 2

@@ -65,7 +65,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
             default: return "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status))"
             }
         case .rateLimited(let url, let status, let retryAfter):
-            var text = "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(RetryAfter.describe(retryAfter))"
+            var text = "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter))"
             // A date past year 9999 would not read as one.
             if retryAfter < 200 * 365 * 86400 {
                 let until = Timestamp.format(Date().addingTimeInterval(retryAfter)).prefix(16).replacingOccurrences(of: "T", with: " ")

@@ -24,10 +24,16 @@ struct Origin: Hashable, Sendable, CustomStringConvertible {
         other == self || (scheme == "http" && port == 80 && other.scheme == "https" && other.port == 443 && other.host == host)
     }
 
+    /// `swapi.dev`, `127.0.0.1:8000`: the host, and the port unless it is
+    /// the scheme's own.
+    var authority: String {
+        let defaultPort = scheme == "https" ? 443 : 80
+        return (host.contains(":") ? "[\(host)]" : host) + (port == defaultPort ? "" : ":\(port)")
+    }
+
     /// `https://swapi.dev`, `http://127.0.0.1:8000`.
     var description: String {
-        let defaultPort = scheme == "https" ? 443 : 80
-        return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (port == defaultPort ? "" : ":\(port)")
+        "\(scheme)://\(authority)"
     }
 }
 

@@ -63,7 +63,7 @@ struct RetryingTransport: HTTPTransport {
             if let retryAfter, retryAfter > policy.maxRetryAfter {
                 throw TransportError(
                     .throttled(status: response.status, retryAfter: retryAfter), url: request.url,
-                    detail: "it asks to wait \(RetryAfter.describe(retryAfter))")
+                    detail: "it asks to wait \(TimeSpan.describe(retryAfter))")
             }
             guard attempt < policy.retries else { return response }
             let reason = "it answered HTTP \(response.status) \(HTTPStatusText.reason(response.status))"
@@ -84,9 +84,6 @@ struct RetryingTransport: HTTPTransport {
 /// number is the server's: it is read as a Double and held to a bound, so
 /// that no value, however large, can trap a conversion.
 enum RetryAfter {
-    /// About 31.7 million years: longer than any wait worth describing exactly.
-    static let longest = 1e15
-
     private static let httpDate: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -99,21 +96,8 @@ enum RetryAfter {
     static func seconds(_ value: String, now: Date) -> Double? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(text), !seconds.isNaN, seconds >= 0 {
-            return min(seconds, longest)
+            return min(seconds, TimeSpan.longest)
         }
-        return httpDate.date(from: text).map { min(max(0, $0.timeIntervalSince(now)), longest) }
-    }
-
-    /// `42 s`, `7 h 12 min`, `12 days`, `31688 years`.
-    static func describe(_ seconds: Double) -> String {
-        let seconds = seconds.isNaN ? 0 : min(max(seconds.rounded(.up), 0), longest)
-        switch seconds {
-        case ..<120: return "\(Int(seconds)) s"
-        case ..<(48 * 3600):
-            let minutes = Int(seconds) / 60
-            return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
-        case ..<(730 * 86400): return "\(Int(seconds / 86400)) days"
-        default: return "\(Int(seconds / 31_557_600)) years"
-        }
+        return httpDate.date(from: text).map { min(max(0, $0.timeIntervalSince(now)), TimeSpan.longest) }
     }
 }
