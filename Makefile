@@ -4,6 +4,7 @@
 #   make install PREFIX=~/.local   a stripped release build, its manual page and completions
 #   make uninstall PREFIX=~/.local removes exactly what install put there
 #   make fuzz                      10,000 mutated responses, never a crash
+#   make soak                      2,000 HTTPS runs of the installed build, never a signal
 #   make bench                     timings and memory against a local server (docs/performance.md)
 #   make man                       rewrites the manual page, Sources/species/species.1
 #   make bundle                    rewrites the SWAPI data built into species
@@ -24,7 +25,7 @@ ZSH_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_DIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 INSTALLED = $(BIN_DIR)/species $(MAN_DIR)/species.1 $(BASH_DIR)/species $(ZSH_DIR)/_species $(FISH_DIR)/species.fish
 
-.PHONY: build test run release install uninstall man bundle goldens clean serve fuzz bench
+.PHONY: build test run release install uninstall man bundle goldens clean serve fuzz soak bench
 
 build:
 	$(SWIFT) build
@@ -94,6 +95,13 @@ clean:
 FUZZ_CASES ?= 10000
 fuzz:
 	FUZZ_CASES=$(FUZZ_CASES) $(SWIFT) test --filter FuzzTests
+
+# The installed build over HTTPS, SOAK_RUNS times, two at a time: every
+# run must end with its whole output and exit 0, never by a signal. It
+# prints how many ran and how they ended.
+SOAK_RUNS ?= 2000
+soak:
+	SOAK_RUNS=$(SOAK_RUNS) $(SWIFT) test --filter SoakTests
 
 # Times the release build against a local server with LATENCY_MS a request,
 # next to curl, jq and a program that only starts; prints one table.

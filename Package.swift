@@ -4,7 +4,7 @@ import PackageDescription
 // The functions of URLSessionFixes that stand in for libcurl's. A dynamic
 // build must export them from the executable, so that the dynamic linker
 // gives FoundationNetworking these rather than libcurl's own.
-let libcurlStandIns = ["curl_multi_setopt", "curl_easy_setopt", "curl_easy_cleanup", "curl_multi_info_read"]
+let libcurlStandIns = ["curl_multi_setopt", "curl_easy_setopt", "curl_easy_cleanup", "curl_multi_add_handle", "curl_multi_info_read"]
 
 // An async function without an actor runs where its caller does (SE-0461),
 // not on the thread pool: an answer from the cache then needs no thread

@@ -8,19 +8,29 @@
 // which the linker resolves first (Package.swift exports them from a dynamic
 // build; a static build links FoundationNetworking's calls to them directly).
 // Each does its small job and calls libcurl's own function, found with
-// dlsym(RTLD_NEXT). They change nothing unless the callback involved is
-// FoundationNetworking's own (see is_foundation_networking); any other user
-// of libcurl in the process is passed through untouched.
+// dlsym(RTLD_NEXT): libcurl is always a shared library here, even when the
+// Swift runtime is linked in. A fully static (musl) build has no RTLD_NEXT
+// to find libcurl's functions by; it would need libcurl's own
+// CURLOPT_HEADERFUNCTION and socket callbacks set from Swift instead.
+//
+// Only what FoundationNetworking made is changed: a socket callback or
+// header callback is wrapped only when it lies in FoundationNetworking
+// (is_foundation_networking), and the state kept for an easy handle lives
+// in a table of this file's own, made and freed here. Another user of
+// libcurl in the process sees its calls passed through as they are.
 //
 // The constants below are libcurl's stable ABI values (curl/curl.h,
 // curl/multi.h); this target builds without libcurl's headers.
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "URLSessionFixes.h"
 
@@ -30,14 +40,18 @@ enum {
     CURL_POLL_OUT = 2,
     CURL_POLL_REMOVE = 4,
     CURLMOPT_SOCKETFUNCTION = 20001,
+    CURLOPT_ERRORBUFFER = 10010,
+    CURLOPT_CAINFO = 10065,
+    CURLOPT_CAPATH = 10097,
     CURLOPT_HEADERDATA = 10029,
-    CURLOPT_PRIVATE = 10103,
     CURLOPT_HEADERFUNCTION = 20079,
     CURLOPT_MAXFILESIZE_LARGE = 30117,
-    CURLINFO_PRIVATE = 0x100000 + 21,
     CURLMSG_DONE = 1,
     CURLE_OK = 0,
+    CURLE_FAILED_INIT = 2,
     CURLE_GOT_NOTHING = 52,
+    CURLM_INTERNAL_ERROR = 4,
+    CURL_ERROR_SIZE = 256,
 };
 
 typedef int (*socket_callback)(void *easy, int socket, int what, void *userdata, void *socket_data);
@@ -53,21 +67,44 @@ typedef struct {
     } data;
 } curl_message;
 
-/// libcurl's own functions, found once, before main.
+// MARK: - libcurl's own functions
+
 static struct {
     int (*multi_setopt)(void *multi, int option, ...);
     int (*easy_setopt)(void *easy, int option, ...);
-    int (*easy_getinfo)(void *easy, int info, ...);
     void (*easy_cleanup)(void *easy);
+    int (*multi_add_handle)(void *multi, void *easy);
     curl_message *(*multi_info_read)(void *multi, int *remaining);
 } real;
 
+static const char *missing_function;
+
+/// Finds libcurl's functions once, before main. One that cannot be found
+/// is named once on stderr; the stand-in for it then fails as libcurl
+/// fails a call it cannot make, and never calls through a null pointer.
 __attribute__((constructor)) static void find_libcurl(void) {
-    real.multi_setopt = dlsym(RTLD_NEXT, "curl_multi_setopt");
-    real.easy_setopt = dlsym(RTLD_NEXT, "curl_easy_setopt");
-    real.easy_getinfo = dlsym(RTLD_NEXT, "curl_easy_getinfo");
-    real.easy_cleanup = dlsym(RTLD_NEXT, "curl_easy_cleanup");
-    real.multi_info_read = dlsym(RTLD_NEXT, "curl_multi_info_read");
+    struct {
+        void **slot;
+        const char *name;
+    } functions[] = {
+        {(void **)&real.multi_setopt, "curl_multi_setopt"},
+        {(void **)&real.easy_setopt, "curl_easy_setopt"},
+        {(void **)&real.easy_cleanup, "curl_easy_cleanup"},
+        {(void **)&real.multi_add_handle, "curl_multi_add_handle"},
+        {(void **)&real.multi_info_read, "curl_multi_info_read"},
+    };
+    for (size_t index = 0; index < sizeof functions / sizeof *functions; index++) {
+        *functions[index].slot = dlsym(RTLD_NEXT, functions[index].name);
+        if (!*functions[index].slot && !missing_function) missing_function = functions[index].name;
+    }
+}
+
+static void report_missing(void) {
+    static atomic_flag reported = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&reported)) return;
+    char line[200];
+    int length = snprintf(line, sizeof line, "warning: libcurl's %s was not found; species cannot use the network\n", missing_function);
+    if (length > 0) (void)!write(STDERR_FILENO, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
 }
 
 /// Whether `function` is FoundationNetworking's: it lies in
@@ -81,6 +118,64 @@ static int is_foundation_networking(void *function) {
     return strcmp(name ? name + 1 : found.dli_fname, "libFoundationNetworking.so") == 0;
 }
 
+// What has been engaged so far, for `species __selfcheck`.
+static atomic_int engaged_socket_wrapper, engaged_length_bound, engaged_header_check;
+
+// MARK: - The state of an easy handle
+//
+// One record per easy handle that set a header callback or an error
+// buffer, in a list of this file's own, keyed by the handle. Records are
+// few (one per transfer in flight) and looked up at setopt, at completion
+// and at cleanup; the header callback is handed its record directly.
+
+typedef struct record {
+    void *easy;
+    struct record *next;
+    /// FoundationNetworking's HEADERDATA, handed on to its callback.
+    void *foundation_userdata;
+    /// FoundationNetworking's error buffer (CURL_ERROR_SIZE bytes), whose
+    /// text becomes the message of the URLError.
+    char *error_buffer;
+    /// The header callback is FoundationNetworking's, wrapped.
+    int wrapped;
+    /// The header block of the current response is still open.
+    int headers_open;
+    /// Lines and bytes of the current response's header block.
+    unsigned long header_lines, header_bytes;
+    /// Why the headers were refused; NULL while they were not.
+    const char *refusal;
+} record;
+
+static pthread_mutex_t records_lock = PTHREAD_MUTEX_INITIALIZER;
+static record *records;
+
+/// The record of `easy`; made when `create` and there is none.
+static record *record_of(void *easy, int create) {
+    pthread_mutex_lock(&records_lock);
+    record *found = records;
+    while (found && found->easy != easy) found = found->next;
+    if (!found && create && (found = calloc(1, sizeof *found))) {
+        found->easy = easy;
+        found->next = records;
+        records = found;
+    }
+    pthread_mutex_unlock(&records_lock);
+    return found;
+}
+
+static void forget(void *easy) {
+    pthread_mutex_lock(&records_lock);
+    for (record **link = &records; *link; link = &(*link)->next) {
+        if ((*link)->easy == easy) {
+            record *gone = *link;
+            *link = gone->next;
+            free(gone);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&records_lock);
+}
+
 // MARK: - Waiting without spinning
 //
 // Not reported upstream that we could find; _MultiHandle.register(socket:...)
@@ -91,8 +186,7 @@ static int is_foundation_networking(void *function) {
 // readiness asked for, but never cancels one: after IN replaces OUT, the
 // write source stays armed on a socket that is always writable, and fires
 // without pause, each firing a call of curl_multi_socket_action. A core is
-// busy until the first byte arrives, on every new connection (all of the
-// wall time in `make bench`, with the answer 2 s away).
+// busy until the first byte arrives, on every new connection.
 //
 // The wrapper remembers the readiness last asked for on each socket. When a
 // new interest drops one that was asked for (OUT to IN), it hands
@@ -125,9 +219,14 @@ int curl_multi_setopt(void *multi, int option, ...) {
     va_start(arguments, option);
     void *value = va_arg(arguments, void *);
     va_end(arguments);
+    if (!real.multi_setopt) {
+        report_missing();
+        return CURLM_INTERNAL_ERROR;
+    }
     if (option == CURLMOPT_SOCKETFUNCTION && is_foundation_networking(value)) {
         foundation_socket_callback = (socket_callback)value;
         value = (void *)socket_wrapper;
+        engaged_socket_wrapper = 1;
     }
     return real.multi_setopt(multi, option, value);
 }
@@ -149,46 +248,54 @@ int curl_multi_setopt(void *multi, int option, ...) {
 
 #define LARGEST_CONTENT_LENGTH ((long long)1 << 62)
 
-// MARK: - A response that ends inside its headers
+// MARK: - The header block of a response
 //
-// swift-corelibs-foundation #5285 (fixed upstream by #5286, not in 6.3.1):
-// when a server sends a status line and closes the connection, libcurl
-// completes the transfer with CURLE_OK, and _NativeProtocol.transferCompleted
-// stops the process with "Fatal error: Transfer completed, but there's no
-// response." To tell that case apart, FoundationNetworking's header callback
-// is wrapped: it notes whether the header block of the current response
-// (from its status line to the empty line) is still open. When a transfer
-// completes "OK" with its headers open, curl_multi_info_read reports
-// CURLE_GOT_NOTHING instead, which FoundationNetworking turns into
-// URLError.badServerResponse like any other broken answer.
+// A response that ends inside its headers: swift-corelibs-foundation #5285
+// (fixed upstream by #5286, not in 6.3.1). When a server sends a status line
+// and closes the connection, libcurl completes the transfer with CURLE_OK,
+// and _NativeProtocol.transferCompleted stops the process with "Fatal
+// error: Transfer completed, but there's no response." The wrapper of
+// FoundationNetworking's header callback notes whether the header block of
+// the current response (from its status line to the empty line) is still
+// open; when a transfer completes "OK" with its headers open,
+// curl_multi_info_read reports CURLE_GOT_NOTHING instead, which
+// FoundationNetworking turns into URLError.badServerResponse like any other
+// broken answer.
 //
-// The state lives in a small record per easy handle, passed to the wrapper
-// as its HEADERDATA (holding FoundationNetworking's own pointer) and found
-// again through CURLOPT_PRIVATE, which FoundationNetworking does not use;
-// curl_easy_cleanup frees it.
+// A response with a long header block: FoundationNetworking handles each
+// header line in time that grows with the lines before it (20,000 lines
+// take 9 s; curl reads them in 16 ms), and a task cannot be cancelled while
+// it does. No upstream issue was found. The wrapper counts the lines and
+// bytes of each response's header block and stops the transfer past
+// MAX_HEADER_LINES or MAX_HEADER_BYTES, far above the ten or so lines SWAPI
+// sends; the URLError then carries HEADER_REFUSAL_PREFIX and the limit in
+// its message (Swift: URLSessionTransport.swift).
 
-typedef struct {
-    void *foundation_userdata;
-    int wrapped;
-    int headers_open;
-} header_state;
+#define MAX_HEADER_LINES 500
+#define MAX_HEADER_BYTES (100 * 1024)
+#define HEADER_REFUSAL_PREFIX "the response has more than "
 
 static _Atomic(header_callback) foundation_header_callback;
 
-static header_state *state_of(void *easy) {
-    header_state *state = NULL;
-    real.easy_getinfo(easy, CURLINFO_PRIVATE, &state);
-    return state;
-}
-
 static size_t header_wrapper(char *buffer, size_t size, size_t count, void *userdata) {
-    header_state *state = userdata;
+    record *state = userdata;
     size_t length = size * count;
     if (length >= 5 && memcmp(buffer, "HTTP/", 5) == 0) {
         state->headers_open = 1;
+        state->header_lines = 0;
+        state->header_bytes = 0;
     } else if ((length == 2 && buffer[0] == '\r' && buffer[1] == '\n') || (length == 1 && buffer[0] == '\n')) {
         state->headers_open = 0;
     }
+    state->header_lines += 1;
+    state->header_bytes += length;
+    if (state->header_lines > MAX_HEADER_LINES) {
+        state->refusal = HEADER_REFUSAL_PREFIX "500 header lines";
+    } else if (state->header_bytes > MAX_HEADER_BYTES) {
+        state->refusal = HEADER_REFUSAL_PREFIX "100 KiB of headers";
+    }
+    // Less than `length` fails the transfer (CURLE_WRITE_ERROR).
+    if (state->refusal) return 0;
     return foundation_header_callback(buffer, size, count, state->foundation_userdata);
 }
 
@@ -199,14 +306,20 @@ int curl_easy_setopt(void *easy, int option, ...) {
     // curl_off_t) on the 64-bit platforms Swift supports on Linux.
     void *value = va_arg(arguments, void *);
     va_end(arguments);
-    if (option == CURLOPT_HEADERDATA) {
+    if (!real.easy_setopt) {
+        report_missing();
+        return CURLE_FAILED_INIT;
+    }
+    if (option == CURLOPT_ERRORBUFFER) {
+        record *state = record_of(easy, value != NULL);
+        if (state) state->error_buffer = value;
+    } else if (option == CURLOPT_HEADERDATA) {
         // FoundationNetworking sets HEADERDATA, then HEADERFUNCTION.
-        header_state *state = state_of(easy);
-        if (!state && (state = calloc(1, sizeof *state))) real.easy_setopt(easy, CURLOPT_PRIVATE, state);
+        record *state = record_of(easy, 1);
         if (state) state->foundation_userdata = value;
         if (state && state->wrapped) return CURLE_OK;
     } else if (option == CURLOPT_HEADERFUNCTION) {
-        header_state *state = state_of(easy);
+        record *state = record_of(easy, 0);
         int wrap = state && is_foundation_networking(value);
         if (state && state->wrapped != wrap) {
             real.easy_setopt(easy, CURLOPT_HEADERDATA, wrap ? (void *)state : state->foundation_userdata);
@@ -215,23 +328,82 @@ int curl_easy_setopt(void *easy, int option, ...) {
         if (wrap) {
             foundation_header_callback = (header_callback)value;
             value = (void *)header_wrapper;
-            real.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, LARGEST_CONTENT_LENGTH);
+            engaged_header_check = 1;
+            if (real.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, LARGEST_CONTENT_LENGTH) == CURLE_OK) engaged_length_bound = 1;
         }
     }
     return real.easy_setopt(easy, option, value);
 }
 
 curl_message *curl_multi_info_read(void *multi, int *remaining) {
-    curl_message *message = real.multi_info_read(multi, remaining);
-    if (message && message->msg == CURLMSG_DONE && message->data.result == CURLE_OK) {
-        header_state *state = state_of(message->easy_handle);
-        if (state && state->wrapped && state->headers_open) message->data.result = CURLE_GOT_NOTHING;
+    if (!real.multi_info_read) {
+        report_missing();
+        if (remaining) *remaining = 0;
+        return NULL;
     }
+    curl_message *message = real.multi_info_read(multi, remaining);
+    if (!message || message->msg != CURLMSG_DONE) return message;
+    record *state = record_of(message->easy_handle, 0);
+    if (!state || !state->wrapped) return message;
+    if (state->refusal && message->data.result != CURLE_OK && state->error_buffer) {
+        snprintf(state->error_buffer, CURL_ERROR_SIZE, "%s", state->refusal);
+    } else if (message->data.result == CURLE_OK && state->headers_open) {
+        message->data.result = CURLE_GOT_NOTHING;
+    }
+    // The handle may be used again for another transfer.
+    state->refusal = NULL;
+    state->headers_open = 0;
     return message;
 }
 
 void curl_easy_cleanup(void *easy) {
-    header_state *state = state_of(easy);
+    if (!real.easy_cleanup) {
+        report_missing();
+        return;
+    }
     real.easy_cleanup(easy);
-    free(state);
+    forget(easy);
+}
+
+// MARK: - Certificates to trust
+//
+// FoundationNetworking reads URLSessionCertificateAuthorityInfoFile on
+// Android only (_EasyHandle.setCARootBundlePath), and Debian's libcurl has
+// its bundle's path built in: OpenSSL's SSL_CERT_FILE and SSL_CERT_DIR and
+// curl's CURL_CA_BUNDLE are read by the tools, not by libcurl. The species
+// executable hands them here; they are set on each transfer of
+// FoundationNetworking's as it starts, after FoundationNetworking's own
+// options.
+
+static char *trusted_file, *trusted_directory;
+
+void url_session_fixes_trust(const char *file, const char *directory) {
+    free(trusted_file);
+    free(trusted_directory);
+    trusted_file = file ? strdup(file) : NULL;
+    trusted_directory = directory ? strdup(directory) : NULL;
+}
+
+int curl_multi_add_handle(void *multi, void *easy) {
+    if (!real.multi_add_handle || !real.easy_setopt) {
+        report_missing();
+        return CURLM_INTERNAL_ERROR;
+    }
+    record *state = record_of(easy, 0);
+    if (state && state->wrapped) {
+        if (trusted_file) real.easy_setopt(easy, CURLOPT_CAINFO, trusted_file);
+        if (trusted_directory) real.easy_setopt(easy, CURLOPT_CAPATH, trusted_directory);
+    }
+    return real.multi_add_handle(multi, easy);
+}
+
+// MARK: - What is engaged
+
+url_session_fixes_status url_session_fixes_check(void) {
+    return (url_session_fixes_status){
+        .socket_wrapper = engaged_socket_wrapper,
+        .length_bound = engaged_length_bound,
+        .header_check = engaged_header_check,
+        .missing_function = missing_function,
+    };
 }

@@ -17,7 +17,7 @@ struct CacheCommand: Sendable, Equatable {
     }
 
     /// - Throws: what keeps `clear` from removing an entry.
-    func run(_ output: any OutputSink) throws {
+    func run(_ output: any OutputSink) throws(ResponseCache.Failure) {
         guard let directory else {
             output.write("directory: none (neither XDG_CACHE_HOME nor HOME is set)\n")
             return

@@ -14,7 +14,7 @@ enum ExitStatus {
     static func of(_ error: SpeciesError) -> Int32 {
         switch error {
         case .noSuchName, .ambiguousName, .notFound, .notInBundledData, .noSuchPage, .noResults: nothingMatched
-        case .invalidResponse, .refused: badData
+        case .invalidResponse, .refused, .redirected: badData
         case .unreachable, .notCached, .httpStatus, .rateLimited: unavailable
         case .notASpeciesURL: usage
         case .unanswered(let cause, _): of(cause)

@@ -146,7 +146,7 @@ extension Invocation {
     private static func settings(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> GlobalSettings {
         var settings = GlobalSettings()
         if let root = try value(
-            of: Commands.baseURL, or: "SWAPI_BASE_URL", parsed, environment, shown: APIRoot.redacted,
+            of: Commands.baseURL, or: "SWAPI_BASE_URL", parsed, environment, shown: Excerpt.redactingCredentials,
             expected: { APIRoot.problem(with: $0) ?? "" }, APIRoot.init)
         {
             settings.client.root = root

@@ -1,5 +1,6 @@
 import Foundation
 import SpeciesKit
+import URLSessionFixes
 
 @main
 enum SpeciesMain {
@@ -9,6 +10,7 @@ enum SpeciesMain {
         signal(SIGPIPE, SIG_DFL)
         FileDescriptor.occupyClosedStandardDescriptors()
         let environment = ProcessInfo.processInfo.environment
+        trustCertificates(environment: environment)
         // FoundationNetworking makes ~/.cache/org.swift.foundation.URLCache/
         // <tool>/ and ~/.local/share/<folder of the tool>/ as soon as a URLSession
         // is configured, for a URL cache and cookies that species never uses
@@ -18,7 +20,22 @@ enum SpeciesMain {
         setenv("XDG_DATA_HOME", "/dev/null", 1)
         let status = await run(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, output: StandardOutput())
-        exit(status)
+        // The output is written (`run` flushes it). exit(3) would run C's
+        // exit handlers, OpenSSL's cleanup among them, while a thread of
+        // FoundationNetworking may still be freeing its TLS state: a SIGSEGV
+        // after a complete answer, about one HTTPS run in 400
+        // (swift-corelibs-foundation #5469, fixed after 6.3). Nothing of
+        // species needs those handlers.
+        fflush(nil)
+        _exit(status)
+    }
+
+    /// The certificates OpenSSL's and curl's tools would trust: a bundle in
+    /// `CURL_CA_BUNDLE` or `SSL_CERT_FILE`, a folder in `SSL_CERT_DIR`;
+    /// else the system's bundle.
+    private static func trustCertificates(environment: [String: String]) {
+        func path(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        url_session_fixes_trust(path("CURL_CA_BUNDLE") ?? path("SSL_CERT_FILE"), path("SSL_CERT_DIR"))
     }
 
     /// Parses the line, runs the command, and returns the exit status. Every
@@ -45,7 +62,7 @@ enum SpeciesMain {
             do {
                 try command.run(output)
             } catch {
-                quiet.error("cannot clear the cache: \(error.localizedDescription)")
+                quiet.error("cannot clear the cache: cannot remove \(error.path): \(error.reason)")
                 return ExitStatus.ioError
             }
             return await ExitStatus.run({}, output: output, diagnostics: quiet)

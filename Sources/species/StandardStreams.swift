@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SpeciesKit
 import Synchronization
 
 /// Where results go: stdout in the tool, a buffer in tests. A write that
@@ -65,27 +66,7 @@ enum StandardError {
     }
 }
 
-enum FileDescriptor {
-    /// Writes all of `bytes`, through short writes and EINTR; the reason
-    /// when it cannot (`No space left on device`), else nil.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return nil }
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, base + offset, raw.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return written < 0 ? String(cString: strerror(errno)) : "nothing was written"
-                }
-            }
-            return nil
-        }
-    }
-
+extension FileDescriptor {
     /// Opens /dev/null on any of descriptors 0, 1 and 2 that is closed, so
     /// that no file or socket this process opens later takes its number and
     /// receives the output meant for it. A closed stdout gets /dev/null for

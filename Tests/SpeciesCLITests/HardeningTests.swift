@@ -193,7 +193,7 @@ struct HardeningTests {
     // MARK: 8. Messages that say what happened
 
     @Test func anUntrustedCertificateIsSaidSoAndNotRetried() async throws {
-        let server = try await FixtureServer.start(["--tls", Fixtures.url("tls/self-signed.pem").path])
+        let server = try await FixtureServer.start(["--tls", TestCertificates.url("untrusted.pem").path])
         let root = server.root(session: session)
         #expect(root.hasPrefix("https://"))
         let result = try await SpeciesBinary.run(["--no-fallback", "--base-url", root, "list"])

@@ -40,7 +40,7 @@ struct APIRootTests {
             ("http://h/a@b", "http://h/a@b"), ("not a url", "not a url"), ("http://u:p@h?x@y", "http://***@h?x@y"),
         ])
     func credentialsInTextAreRedacted(text: String, shown: String) {
-        #expect(APIRoot.redacted(text) == shown)
+        #expect(Excerpt.redactingCredentials(text) == shown)
     }
 
     @Test func buildsSpeciesURLsAsSWAPIWritesThem() {

@@ -73,6 +73,58 @@ struct ResponseCacheTests {
         #expect(cache.read(url)?.body == Data("replaced".utf8))
     }
 
+    /// A file is read no further than an entry's header and a body within
+    /// the size limit: 100 MiB of zeros once took every offline run 11 s.
+    @Test func aLargeOrForeignFileIsNoEntryAndIsNotReadWhole() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-test-\(UUID().uuidString)")
+        let cache = ResponseCache(directory: folder, maxBodySize: 1000)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try cache.write(entry())
+        let file = try #require(try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+        // An entry whose body is over the limit, and one that is no entry.
+        let large = entry(String(repeating: "x", count: 1001))
+        try Data(ResponseCache.header(of: large) + large.body).write(to: file)
+        #expect(cache.read(url) == nil)
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "/dev/zero")
+        #expect(cache.read(url) == nil, "a device is no entry")
+        #expect(cache.summary().entries == 0, "nor is a link")
+        try FileManager.default.removeItem(at: file)
+        try Data(count: 10_000_000).write(to: file)
+        #expect(cache.read(url) == nil)
+        #expect(cache.summary() == .init(entries: 1, bytes: 10_000_000))
+        try cache.write(entry())
+        #expect(cache.read(url) == entry())
+    }
+
+    /// A process killed between writing and renaming leaves its temporary
+    /// file; the next write, and clear, remove it.
+    @Test func theTemporaryFileOfAKilledWriterIsRemovedByTheNextWrite() throws {
+        let cache = try temporaryCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        try cache.write(entry())
+        // A process id that is not running: past the kernel's largest.
+        let abandoned = cache.directory.appendingPathComponent(".0123456789abcdef.entry.99999999.7.tmp")
+        let running = cache.directory.appendingPathComponent(".0123456789abcdef.entry.1.8.tmp")
+        try Data("half".utf8).write(to: abandoned)
+        try Data("half".utf8).write(to: running)
+        try cache.write(entry("again"))
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(FileManager.default.fileExists(atPath: running.path), "its writer (pid 1) may still rename it")
+        _ = try cache.clear()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).isEmpty)
+    }
+
+    @Test func aWriteThatFailsSaysWhy() throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-test-\(UUID().uuidString)")
+        try Data("a file, not a folder".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let cache = ResponseCache(directory: blocker.appendingPathComponent("species"))
+        #expect(throws: ResponseCache.Failure(path: blocker.appendingPathComponent("species").path, reason: "Not a directory")) {
+            try cache.write(entry())
+        }
+    }
+
     @Test func aFolderInPlaceOfAnEntryReadsAsAbsent() throws {
         let cache = try temporaryCache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }

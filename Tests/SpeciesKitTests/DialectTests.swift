@@ -187,4 +187,52 @@ struct FallbackTests {
         #expect(names.count == 37 && Set(names).count == 37)
         #expect(names.prefix(3) == ["Human", "Droid", "Wookie"])
     }
+
+    /// A portal that redirects swapi.dev elsewhere is no answer either.
+    @Test func aCaptivePortalsRedirectFallsBack() async throws {
+        let portal = FunctionTransport { _ in HTTPResponse(status: 302, headers: ["Location": "http://portal.example/login"], body: Data()) }
+        let species = try await client(portal, root: "http://swapi.dev/api/", cache: cache()).allSpecies()
+        #expect(species.count == 37)
+        #expect(
+            diagnostics.notes == [
+                "swapi.dev did not answer (it redirects to another origin (http://portal.example/login); not followed): "
+                    + "answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
+            ])
+        let strict = await speciesError { _ = try await client(portal, root: "http://swapi.dev/api/", cache: cache(), fallback: false).page() }
+        #expect(strict == .redirected(url: URL(string: "http://swapi.dev/api/species/")!, problem: "it redirects to another origin (http://portal.example/login); not followed"))
+    }
+
+    /// Pages that change dialect within one walk are no SWAPI answer: on
+    /// swapi.dev, its data built into species stands in.
+    @Test func aDialectChangeWithinAWalkFallsBack() async throws {
+        let recorded = try StubTransport.recordedSWAPI()
+        let changing = FunctionTransport { request in
+            guard request.url.query == "page=2" else { return try await recorded.send(request) }
+            let tech = #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"properties":{"name":"Human"},"uid":"1"}]}"#
+            return HTTPResponse(status: 200, body: Data(tech.utf8))
+        }
+        #expect(try await client(changing, cache: cache()).allSpecies().count == 37)
+        #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (its answer is not SWAPI JSON): answering from the SWAPI data") == true)
+        let strict = await speciesError { _ = try await client(changing, cache: cache(), fallback: false).allSpecies() }
+        #expect(
+            strict == .invalidResponse(
+                url: URL(string: "https://swapi.dev/api/species/?page=2")!,
+                problem: "it answers in swapi.tech's form, where the first page answered in swapi.dev's"))
+    }
+
+    /// A service that answers each request in another dialect.
+    @Test func answersThatFlipBetweenDialectsAreNoAnswer() async throws {
+        let drf = try Fixtures.data("swapi/species-page-1.json")
+        let tech = Data(#"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"properties":{"name":"Human"},"uid":"1"}]}"#.utf8)
+        let flips = RecordedValues<Int>()
+        let flipping = FunctionTransport { _ in
+            flips.append(0)
+            return HTTPResponse(status: 200, body: flips.all.count % 2 == 1 ? tech : drf)
+        }
+        let error = await speciesError { _ = try await client(flipping, cache: cache(), fallback: false).page() }
+        #expect(
+            error == .invalidResponse(
+                url: URL(string: "https://swapi.dev/api/species?page=1&limit=10&expanded=true")!,
+                problem: "it answers in swapi.dev's form, where an answer before was in swapi.tech's"))
+    }
 }

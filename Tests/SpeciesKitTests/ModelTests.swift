@@ -262,6 +262,13 @@ struct TimestampTests {
             ("1969-12-31T23:59:59.500000Z", "1969-12-31T23:59:59.500000Z"),
             ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000000Z"),
             ("2014-12-20T23:36:42.136+02:00", "2014-12-20T21:36:42.136000Z"),
+            ("2014-12-20T19:36:42.136-02:00", "2014-12-20T21:36:42.136000Z"),
+            ("2014-12-20t21:36:42z", "2014-12-20T21:36:42.000000Z"),
+            // One calendar, the proleptic Gregorian, whatever the zone says.
+            ("1500-06-01T00:00:00+00:00", "1500-06-01T00:00:00.000000Z"),
+            ("1500-06-01T00:00:00Z", "1500-06-01T00:00:00.000000Z"),
+            ("1582-10-10T12:00:00+01:00", "1582-10-10T11:00:00.000000Z"),
+            ("9999-12-31T23:59:59Z", "9999-12-31T23:59:59.000000Z"),
         ])
     func roundTrip(text: String, expected: String) throws {
         let date = try #require(Timestamp.parse(text))
@@ -280,8 +287,43 @@ struct TimestampTests {
             "yesterday", "", "2014-12-20 21:36:42Z", "2014-13-01T00:00:00Z", "20141220", "2014-02-30T00:00:00Z",
             "2015-02-29T00:00:00Z", "0000-01-01T00:00:00Z", "2014-12-20T24:00:00Z", "2014-12-20T21:60:00Z",
             "2014-12-20T21:36:61Z", "2014-04-31T00:00:00+01:00", "2014-12-20T21:36:42.Z", "2014-12-20T21:36:42.1234567890Z",
+            // Anything after the zone, an offset minute over 59, an offset of
+            // another form, and instants outside years 1 to 9999 in UTC.
+            "2014-12-10T13:52:11Zjunk", "2014-12-10T13:52:11+01:00junk", "2014-12-10T13:52:11Z ", "2014-12-10T13:52:11+00:60",
+            "2014-12-10T13:52:11+24:00", "2014-12-10T13:52:11+0100", "2014-12-10T13:52:11+01", "2014-12-10T13:52:11",
+            "0001-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00",
         ])
     func rejects(text: String) {
         #expect(Timestamp.parse(text) == nil)
+    }
+
+    /// A Date holds every microsecond only until about 2138: what species
+    /// writes (`--json`) must read back (decode) as a Date that is written
+    /// the same again, and a date never moves into the next second: year
+    /// 10000 would not read at all.
+    @Test(
+        arguments: [
+            "9999-12-31T23:59:59.999999Z", "2255-06-01T00:00:00.000001Z", "2255-06-01T00:00:00.999999Z",
+            "5000-01-01T00:00:00.123456Z", "1066-10-14T09:00:00.000001Z", "0001-01-01T00:00:00.000001Z",
+            "9999-12-31T23:59:59.999999999Z",
+        ])
+    func whatIsWrittenReadsBackTheSame(text: String) throws {
+        let written = Timestamp.format(try #require(Timestamp.parse(text)))
+        let reread = try #require(Timestamp.parse(written), "\(written) does not read")
+        #expect(Timestamp.format(reread) == written)
+        #expect(written.prefix(19) == text.prefix(19), "the second stays: \(written)")
+    }
+
+    @Test func aFractionPastTheMicrosecondIsRoundedAndThenStays() throws {
+        let written = Timestamp.format(try #require(Timestamp.parse("2014-12-31T23:59:59.9999996Z")))
+        #expect(written == "2015-01-01T00:00:00.000000Z")
+        #expect(Timestamp.format(try #require(Timestamp.parse(written))) == written)
+    }
+
+    @Test func untilAbout2138EveryMicrosecondIsKept() throws {
+        for microsecond in [1, 2, 499_999, 500_000, 999_999] {
+            let text = "2137-06-01T00:00:00." + String(format: "%06d", microsecond) + "Z"
+            #expect(Timestamp.format(try #require(Timestamp.parse(text))) == text)
+        }
     }
 }

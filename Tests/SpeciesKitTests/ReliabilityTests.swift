@@ -233,6 +233,38 @@ struct DeadlineTests {
         #expect(try await DeadlineTransport(prompt, seconds: 10).send(HTTPRequest(url: url)).status == 200)
     }
 
+    /// The deadline holds even when the transport below ignores its
+    /// cancellation (URLSession busy with a long header block did).
+    @Test func theDeadlineHoldsWhenTheTransportDoesNotListen() async {
+        let deaf = FunctionTransport { _ in
+            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            return HTTPResponse(status: 200, body: Data())
+        }
+        let ended = await Self.firstOf(seconds: 10) {
+            _ = try? await DeadlineTransport(deaf, seconds: 0.1).send(HTTPRequest(url: url))
+        }
+        #expect(ended, "the request ended at its deadline, not never")
+    }
+
+    /// Whether `body` ends before `seconds` have passed.
+    private static func firstOf(seconds: Double, _ body: @escaping @Sendable () async -> Void) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let once = RecordedValues<Bool>()
+            let finish = { @Sendable (ended: Bool) in
+                once.append(ended)
+                if once.all.count == 1 { continuation.resume(returning: ended) }
+            }
+            Task {
+                await body()
+                finish(true)
+            }
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                finish(false)
+            }
+        }
+    }
+
     @Test func aFailureIsNotTurnedIntoATimeout() async {
         let refused = ScriptedTransport([.failure(.connectionRefused)])
         await #expect(throws: TransportError(.connectionRefused, url: url, detail: "scripted connectionRefused")) {
@@ -254,13 +286,40 @@ struct PaginationLimitTests {
     @Test func aServerThatNeverEndsIsStoppedAfter500Pages() async throws {
         let endless = FunctionTransport { request in
             let number = Int(request.url.query?.split(separator: "=").last ?? "1") ?? 1
-            return page(next: "https://swapi.dev/api/species/?page=\(number + 1)")
+            return page(next: "https://swapi.dev/api/species/?page=\(number + 1)", name: "Endless \(number)")
         }
         let client = SpeciesClient.stubbed(endless, diagnostics: diagnostics)
         var pages = 0
         let error = await speciesError { try await client.forEachPage { _ in pages += 1 } }
         #expect(pages == 500)
         #expect(error == .refused(url: URL(string: "https://swapi.dev/api/species/?page=501")!, problem: "more than 500 pages; stopped here"))
+    }
+
+    /// `--page 9223372036854775807` of a listing that has a next page.
+    @Test func theLastPossiblePageNumberDoesNotOverflow() async throws {
+        let client = SpeciesClient.stubbed(FunctionTransport { _ in page(next: "https://swapi.dev/api/species/?page=2", count: 37) }, diagnostics: diagnostics)
+        let last = try await client.page(Int.max)
+        #expect(last.number == Int.max && last.pageCount == Int.max)
+    }
+
+    /// Pages whose data moves while they are read: each species once, and
+    /// one warning.
+    @Test func aSpeciesSeenTwiceInOneWalkIsHandedOverOnce() async throws {
+        let recorded = try StubTransport.recordedSWAPI()
+        let shifted = FunctionTransport { request in
+            guard request.url.query == "page=2" else { return try await recorded.send(request) }
+            var page = try JSONSerialization.jsonObject(with: try await recorded.send(request).body) as? [String: Any] ?? [:]
+            let first = try JSONSerialization.jsonObject(with: Fixtures.data("swapi/species-page-1.json")) as? [String: Any]
+            let last = (first?["results"] as? [Any])?.last
+            page["results"] = [last as Any] + ((page["results"] as? [Any])?.dropLast() ?? [])
+            return HTTPResponse(status: 200, body: try JSONSerialization.data(withJSONObject: page))
+        }
+        let names = try await SpeciesClient.stubbed(shifted, diagnostics: diagnostics).allSpecies().compactMap(\.name)
+        #expect(names.count == 36 && Set(names).count == 36)
+        #expect(
+            diagnostics.warnings == [
+                "the pages of https://swapi.dev/api/species/ changed while they were read: 1 species came twice, and are printed once"
+            ])
     }
 
     @Test func aNextLinkThatAnswers404IsTheLinksFault() async throws {
@@ -284,7 +343,7 @@ struct PaginationLimitTests {
 
     @Test(
         arguments: [
-            (TransportError.Kind.tooLarge(limit: 1024), "refused"), (.redirectRefused(location: "https://evil.example/"), "refused"),
+            (TransportError.Kind.tooLarge(limit: 1024), "refused"), (.redirectRefused(location: "https://evil.example/"), "redirected"),
             (.throttled(status: 429, retryAfter: 60), "rateLimited"), (.timedOut(seconds: 1), "unreachable"),
             (.connectionRefused, "unreachable"), (.connectionLost, "unreachable"), (.unknownHost, "unreachable"),
         ] as [(TransportError.Kind, String)])
@@ -322,9 +381,10 @@ struct TerminalTextTests {
         #expect(TerminalText.escape(text) == shown)
     }
 
-    @Test func aMessageLineIsCutAt1000Characters() {
-        let line = TerminalText.line("unknown option '--" + String(repeating: "a", count: 100_000) + "'")
-        #expect(line.count == 1000 && line.hasSuffix("a…") && line.hasPrefix("unknown option '--aaa"))
+    @Test func aMessageLineIsCutAt1000CharactersInItsMiddle() {
+        let line = TerminalText.line("unknown option '--" + String(repeating: "a", count: 100_000) + "'; did you mean x?")
+        #expect(line.count == 1000 && line.contains("a…a") && line.hasPrefix("unknown option '--aaa"))
+        #expect(line.hasSuffix("aaa'; did you mean x?"))
         #expect(TerminalText.line("short \u{7}") == #"short \u{7}"#)
     }
 

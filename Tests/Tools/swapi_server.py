@@ -33,6 +33,7 @@ never outlives the process that started it. Python 3 standard library only.
 
 import argparse
 import email.utils
+import gzip
 import hashlib
 import json
 import math
@@ -78,16 +79,25 @@ FAULTS = {
     "escape-name": "species 1, alone and on page 1, has terminal escape sequences in its name and language",
     "bidi-name": "species 1, alone and on page 1, has bidi overrides, zero-width characters, separators and emoji in its name",
     "impossible-date": "species 1, alone and on page 1, was created on 2014-02-30",
+    "far-dates": "species 1, alone and on page 1, was created 1500-06-01T00:00:00+00:00 and edited 9999-12-31T23:59:59.999999Z; species 2 was created 2014-12-10T15:16:16Zjunk and edited 2014-12-10T15:16:16+00:60",
     "oversized": "species page 1 is 2 MiB, sent without a Content-Length",
     "oversized-declared": "species page 1 is 2 MiB, with its Content-Length",
+    "many-headers": "every answer carries 20,000 header lines (about 250 KB) before its body",
+    "gzip-bomb": "species page 1 is a gzip body of about 100 KB that inflates to 100 MiB",
     "content-length-huge": "every answer announces a Content-Length of 30000000000, sends 100 bytes and closes",
     "content-length-max": "every answer announces a Content-Length of 9223372036854775807, sends 100 bytes and closes",
     "count-mismatch": "species page 1 counts 38 species",
+    "shifting": "species pages move by one species a request: the Nth request's list is rotated by N - 1",
+    "later-pages-tech": "species pages after the first answer in swapi.tech's form",
+    "dialect-flip": "answers alternate between swapi.dev's and swapi.tech's forms, request by request",
     "big-page": "species page 1 holds 2,000 species and no next link",
+    "empty-objects": "species page 1 holds 3,000,000 empty objects (6 MB)",
+    "dense-page": "species page 1 is one species with 1,092,000 strings of 90 bytes and 1,092,000 of one (100 MiB), the most species accepts",
     "huge-page": "species page 1 holds --huge-page species (100,000: about 70 MB) and no next link",
     "redirect-off-host": "every request redirects to localhost instead of 127.0.0.1",
     "redirect-other-port": "every request redirects to another port of 127.0.0.1",
     "redirect-no-location": "every request answers 302 without a Location",
+    "redirect-later-pages": "species pages 3 and 4 redirect to another port of 127.0.0.1",
     "not-modified": "every request answers 304 Not Modified, asked or not",
     "dangling-film": "species 3 links to films/7 too, which answers 404, as on SWAPI",
     "off-host-homeworld": "species 3's homeworld is on another host",
@@ -115,7 +125,7 @@ class Dialects:
 
     # drf (swapi.dev)
 
-    def drf(self, rest, query, own_root):
+    def drf(self, rest, query, own_root, rotate=0):
         def link(kind, number):
             return f"{own_root}{kind}/{number}/"
 
@@ -131,6 +141,8 @@ class Dialects:
         names = {pk: self.data.get("species", pk)["name"].lower() for pk in self.data.ids("species")}
         terms = [term.lower() for term in search_terms(params.get("search", ""))]
         matches = [pk for pk in self.data.ids("species") if all(term in names[pk] for term in terms)]
+        if rotate % len(matches or [0]):
+            matches = matches[-(rotate % len(matches)):] + matches[:-(rotate % len(matches))]
         page_text = params.get("page", "1")
         if not page_text.isdigit() or int(page_text) < 1:
             return 404, NOT_FOUND
@@ -283,7 +295,20 @@ class Handler(BaseHTTPRequestHandler):
         if dialect == "drf" and rest and not rest.endswith("/"):
             location = f"/{session}api/{rest}/" + (f"?{target.query}" if target.query else "")
             return self.send(301, b"", {"Location": location})
-        status, body = getattr(server.dialects, dialect)(rest, target.query, own_root)
+        if fault == "shifting" and dialect == "drf":
+            status, body = server.dialects.drf(rest, target.query, own_root, rotate=count - 1)
+        elif fault == "later-pages-tech" and rest == "species/" and drf_query_key(target.query) != frozenset():
+            page = dict(urllib.parse.parse_qsl(target.query)).get("page", "1")
+            status, body = server.dialects.tech("species", f"page={page}&limit=10&expanded=true", own_root)
+        elif fault == "dialect-flip":
+            flipped = "tech" if count % 2 == 0 else "drf"
+            if flipped == "tech" and rest.startswith("species/"):
+                query = dict(urllib.parse.parse_qsl(target.query))
+                status, body = server.dialects.tech("species", f"page={query.get('page', '1')}&limit=10&expanded=true", own_root)
+            else:
+                status, body = server.dialects.drf(rest, target.query, own_root)
+        else:
+            status, body = getattr(server.dialects, dialect)(rest, target.query, own_root)
         if fault:
             status, body = self.alter(fault, status, body, rest, target.query, own_root)
         content_type = "application/json" if body[:1] in (b"{", b"[") else "text/html"
@@ -291,6 +316,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.drip(status, body)
         if fault == "oversized":
             return self.send_without_length(status, body)
+        if fault == "many-headers":
+            return self.send(status, body, {f"X-Filler-{number}": "x" for number in range(20_000)}, content_type=content_type)
+        if fault == "gzip-bomb" and rest == "species/" and drf_query_key(target.query) == frozenset():
+            return self.send(status, self.server.gzip_bomb(body), {"Content-Encoding": "gzip"})
         if fault in ("content-length-huge", "content-length-max"):
             length = "30000000000" if fault == "content-length-huge" else "9223372036854775807"
             return self.send_short(status, body[:100], length)
@@ -343,6 +372,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send(302, b"", {"Location": f"http://localhost:{port}/{session}api/{rest}"})
         elif fault == "redirect-other-port":
             self.send(302, b"", {"Location": f"http://127.0.0.1:{self.server.other_port}/{session}api/{rest}"})
+        elif fault == "redirect-later-pages" and ("page=3" in self.path or "page=4" in self.path):
+            self.send(302, b"", {"Location": f"http://127.0.0.1:{self.server.other_port}/{session}api/{rest}"})
         elif fault == "redirect-no-location":
             self.send(302, b"")
         elif fault == "not-modified":
@@ -373,7 +404,13 @@ class Handler(BaseHTTPRequestHandler):
             "escape-name": {"name": "\x1b[2J\x1b[31mRed\x1b[0m Human\x07", "language": "Galactic\u009b31m Basic"},
             "bidi-name": {"name": "Hu\u202eman\u200b\u2028🚀", "language": "Galactic\u2066 Basic\ufeff ❤️"},
             "impossible-date": {"created": "2014-02-30T00:00:00.000000Z"},
+            "far-dates": {"created": "1500-06-01T00:00:00+00:00", "edited": "9999-12-31T23:59:59.999999Z"},
         }
+        if fault == "far-dates" and (first_page or rest == "species/2/"):
+            document = json.loads(body)
+            (document["results"][1] if first_page else document).update(
+                {"created": "2014-12-10T15:16:16Zjunk", "edited": "2014-12-10T15:16:16+00:60"})
+            body = json.dumps(document).encode()
         if fault in changes and (first_page or rest == "species/1/"):
             document = json.loads(body)
             (document["results"][0] if first_page else document).update(changes[fault])
@@ -387,6 +424,10 @@ class Handler(BaseHTTPRequestHandler):
             return status, body[:-1] + b" " * (2 * 1024 * 1024) + b"}"
         if fault == "huge-page" and first_page:
             return status, self.server.huge_page(body, own_root)
+        if fault == "empty-objects" and first_page:
+            return status, b'{"count":3000000,"next":null,"previous":null,"results":[' + b",".join([b"{}"] * 3_000_000) + b"]}"
+        if fault == "dense-page" and first_page:
+            return status, self.server.dense_page()
         if fault == "big-page" and first_page:
             page = json.loads(body)
             page.update(count=2000, next=None, results=page["results"] * 200)
@@ -460,6 +501,24 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 256
     daemon_threads = True
     huge_pages = {}
+
+    def dense_page(self):
+        """One species whose lists hold as many values as species accepts
+        under its default size limit (Sources/SpeciesKit/Client/JSONValueCount.swift)."""
+        with self.lock:
+            if not hasattr(self, "dense"):
+                long = b",".join(b'"%s%08d"' % (b"x" * 81, number) for number in range(1_092_000))
+                short = b",".join([b'"x"'] * 1_092_000)
+                self.dense = (b'{"count":1,"next":null,"previous":null,"results":[{"name":"Dense","people":['
+                              + long + b'],"films":[' + short + b']}]}')
+            return self.dense
+
+    def gzip_bomb(self, first_page):
+        """The first page with 100 MiB of spaces before its last brace, gzipped."""
+        with self.lock:
+            if not hasattr(self, "bomb"):
+                self.bomb = gzip.compress(first_page[:-1] + b" " * (100 * 1024 * 1024) + b"}", compresslevel=9)
+            return self.bomb
 
     def huge_page(self, first_page, own_root):
         """One page of --huge-page species, the first page's over and over,

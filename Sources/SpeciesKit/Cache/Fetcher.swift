@@ -54,6 +54,8 @@ struct Fetcher: Sendable {
     let maxAge: Double
     var mode: CachePolicy.Mode
     let diagnostics: any Diagnostics
+    /// What a body may hold, checked before it is decoded.
+    var valueLimits = JSONValueCount(maxSize: URLSessionTransport.defaultMaxResponseSize)
     var now: @Sendable () -> Date = Date.init
     /// Told when each answer from the cache was fetched.
     var cacheAnswers: CacheAnswers?
@@ -73,7 +75,7 @@ struct Fetcher: Sendable {
         var entry = cache?.read(url)
         var cached: Value?
         if let body = entry?.body {
-            cached = try? read(body, url)
+            cached = try? decode(body, url, read)
             // An entry that does not read is no entry: it is replaced.
             if cached == nil { entry = nil }
         }
@@ -100,7 +102,7 @@ struct Fetcher: Sendable {
             store(entry)
             return cached
         case 200..<300:
-            let value = try read(response.body, url)
+            let value = try decode(response.body, url, read)
             store(.init(
                 url: ResponseCache.key(url), fetched: now(), etag: response.header("ETag"),
                 lastModified: response.header("Last-Modified"), body: response.body))
@@ -109,6 +111,15 @@ struct Fetcher: Sendable {
             break
         }
         throw SpeciesError.httpStatus(response.status, url: url)
+    }
+
+    /// What `read` makes of `body`, once the body is known to hold no more
+    /// values than the limits (`JSONValueCount`).
+    private func decode<Value>(_ body: Data, _ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value) throws(SpeciesError) -> Value {
+        if let excess = valueLimits.excess(in: body) {
+            throw .refused(url: url, problem: "it holds \(excess); larger answers are refused (--max-response-size)")
+        }
+        return try read(body, url)
     }
 
     /// Fetched at most `maxAge` seconds ago. An entry from the future (a
@@ -123,7 +134,7 @@ struct Fetcher: Sendable {
         do {
             try cache.write(entry)
         } catch {
-            diagnostics.warning("cannot write the cache in \(cache.directory.path): \(error.localizedDescription)")
+            diagnostics.warning("cannot write the cache in \(error.path): \(error.reason)")
         }
     }
 
@@ -132,6 +143,8 @@ struct Fetcher: Sendable {
         case .tooLarge:
             .refused(url: error.url, problem: error.detail + " (--max-response-size)")
         case .redirectRefused:
+            .redirected(url: error.url, problem: error.detail)
+        case .tooManyHeaders:
             .refused(url: error.url, problem: error.detail)
         case .throttled(let status, let retryAfter):
             .rateLimited(url: error.url, status: status, retryAfter: retryAfter)

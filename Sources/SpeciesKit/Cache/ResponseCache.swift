@@ -11,11 +11,14 @@ import Darwin
 /// when it was fetched, its validators, the body's length) and the body.
 /// Only bodies that were read as SWAPI JSON are ever written (`Fetcher`).
 ///
-/// Writes go to a temporary file, readable by its owner only, that is then
-/// renamed over the entry: a reader never sees half an entry, and two
-/// processes writing at once leave one whole entry. An entry that cannot be
-/// read, or does not add up, is treated as absent and replaced at the next
-/// write. URLs are kept without credentials.
+/// Writes go to a temporary file of the cache's own, readable by its owner
+/// only, that is then renamed over the entry: a reader never sees half an
+/// entry, and two processes writing at once leave one whole entry. A
+/// temporary file left by a process that was killed is removed by the next
+/// write and by `clear`. A file is read no further than its header and a
+/// body of at most `maxBodySize` bytes: one that is larger, or does not
+/// start as an entry does, or does not add up, is no entry, and is replaced
+/// at the next write. URLs are kept without credentials.
 package struct ResponseCache: Sendable {
     package struct Entry: Sendable, Equatable {
         /// The URL, without user name or password.
@@ -41,13 +44,26 @@ package struct ResponseCache: Sendable {
         package var newest: Date?
     }
 
-    private static let magic = "species-cache 1"
+    /// Why the cache could not be written or cleared: the folder or file,
+    /// and the system's own words (`No space left on device`).
+    package struct Failure: Error, Equatable {
+        package var path: String
+        package var reason: String
+    }
+
+    private static let magic = "species-cache 1\n"
     private static let suffix = ".entry"
+    /// A header longer than this is no entry's: it holds a URL and two
+    /// validators.
+    static let maxHeaderSize = 64 * 1024
 
     package let directory: URL
+    /// The largest body an entry may hold: the largest response accepted.
+    package let maxBodySize: Int
 
-    package init(directory: URL) {
+    package init(directory: URL, maxBodySize: Int = URLSessionTransport.defaultMaxResponseSize) {
         self.directory = directory
+        self.maxBodySize = maxBodySize
     }
 
     /// `$XDG_CACHE_HOME/species` when that is an absolute path, else
@@ -67,42 +83,41 @@ package struct ResponseCache: Sendable {
 
     package func read(_ url: URL) -> Entry? {
         let key = Self.key(url)
-        guard let data = FileManager.default.contents(atPath: file(for: key).path) else { return nil }
-        return Self.decode(data, url: key)
+        guard let file = EntryFile(path: file(for: key).path, maxBodySize: maxBodySize), let header = file.header,
+            header.url == key
+        else { return nil }
+        return file.entry(header)
     }
 
     /// Writes `entry` whole, or not at all.
-    package func write(_ entry: Entry) throws {
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    package func write(_ entry: Entry) throws(Failure) {
+        let header = Self.header(of: entry)
+        guard header.count <= Self.maxHeaderSize, entry.body.count <= maxBodySize else { return }
+        try makeDirectory()
+        removeAbandonedFiles()
         let target = file(for: entry.url)
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Self.header(of: entry), attributes: [.posixPermissions: 0o600])
-        else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path]) }
-        do {
-            // The header, then the body as it is: no copy of a large body is made.
-            let file = try FileHandle(forWritingTo: temporary)
-            defer { try? file.close() }
-            try file.seekToEnd()
-            try file.write(contentsOf: entry.body)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure(path: directory.path, reason: Self.systemError()) }
+        var reason = FileDescriptor.writeAll(header, to: descriptor) ?? FileDescriptor.writeAll(entry.body, to: descriptor)
+        if close(descriptor) != 0, reason == nil { reason = Self.systemError() }
+        if reason == nil, rename(temporary.path, target.path) != 0 { reason = Self.systemError() }
+        if let reason {
+            unlink(temporary.path)
+            throw Failure(path: directory.path, reason: reason)
         }
     }
 
+    /// What `species cache info` says: the files named as entries, their
+    /// size on disk, and when the oldest and newest whole ones were
+    /// fetched. Only headers are read.
     package func summary() -> Summary {
         var summary = Summary()
         for file in ownFiles() where file.lastPathComponent.hasSuffix(Self.suffix) {
-            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+            guard let entry = EntryFile(path: file.path, maxBodySize: maxBodySize) else { continue }
             summary.entries += 1
-            summary.bytes += data.count
-            if let fetched = Self.decode(data, url: nil)?.fetched {
+            summary.bytes += entry.size
+            if let fetched = entry.header?.fetched {
                 summary.oldest = min(summary.oldest ?? fetched, fetched)
                 summary.newest = max(summary.newest ?? fetched, fetched)
             }
@@ -113,16 +128,33 @@ package struct ResponseCache: Sendable {
     /// Removes every entry, and temporary files left by interrupted writes:
     /// regular files of the cache's own names only. A file another process
     /// removed first is removed already.
-    package func clear() throws -> Summary {
+    package func clear() throws(Failure) -> Summary {
         let removed = summary()
-        for file in ownFiles() {
-            guard unlink(file.path) == 0 || errno == ENOENT else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [
-                    NSLocalizedDescriptionKey: "cannot remove \(file.path): \(String(cString: strerror(errno)))"
-                ])
-            }
+        for file in ownFiles() where unlink(file.path) != 0 && errno != ENOENT {
+            throw Failure(path: file.path, reason: Self.systemError())
         }
         return removed
+    }
+
+    /// The cache's folder and those above it, made for the owner only.
+    private func makeDirectory() throws(Failure) {
+        var path = ""
+        for component in directory.path.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                throw Failure(path: path, reason: Self.systemError())
+            }
+        }
+    }
+
+    /// Temporary files whose writer is gone (killed between writing and
+    /// renaming): their name holds its process id.
+    private func removeAbandonedFiles() {
+        for file in ownFiles() {
+            let parts = file.lastPathComponent.split(separator: ".")
+            guard parts.count == 5, let pid = pid_t(parts[2]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(file.path)
+        }
     }
 
     /// Regular files named as entries (`<16 hex digits>.entry`) or as their
@@ -158,35 +190,117 @@ package struct ResponseCache: Sendable {
 
     /// The text before an entry's body, ending in a blank line.
     static func header(of entry: Entry) -> Data {
-        var header = "\(magic)\nurl \(entry.url)\nfetched \(entry.fetched.timeIntervalSince1970)\n"
+        var header = "\(magic)url \(entry.url)\nfetched \(entry.fetched.timeIntervalSince1970)\n"
         if let etag = entry.etag, Self.fitsOnALine(etag) { header += "etag \(etag)\n" }
         if let lastModified = entry.lastModified, Self.fitsOnALine(lastModified) { header += "last-modified \(lastModified)\n" }
         header += "length \(entry.body.count)\n\n"
         return Data(header.utf8)
     }
 
-    /// The entry in `data`, if it is whole and, when `url` is given, for it.
-    static func decode(_ data: Data, url: String?) -> Entry? {
-        guard let end = data.firstRange(of: Data("\n\n".utf8)) else { return nil }
-        let lines = String(decoding: data[..<end.lowerBound], as: UTF8.self).split(separator: "\n")
-        guard lines.first == Substring(magic) else { return nil }
-        var fields: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let space = line.firstIndex(of: " ") else { return nil }
-            fields[String(line[..<space])] = String(line[line.index(after: space)...])
-        }
-        // A slice, not a copy: a cached page can be tens of megabytes.
-        let body = data[end.upperBound...]
-        guard let entryURL = fields["url"], url == nil || entryURL == url,
-            let fetched = fields["fetched"].flatMap(Double.init), fetched.isFinite,
-            let length = fields["length"].flatMap(Int.init), length == body.count
-        else { return nil }
-        return Entry(
-            url: entryURL, fetched: Date(timeIntervalSince1970: fetched), etag: fields["etag"],
-            lastModified: fields["last-modified"], body: body)
-    }
-
     private static func fitsOnALine(_ value: String) -> Bool {
         !value.contains { $0 == "\n" || $0 == "\r" }
     }
+
+    private static func systemError() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// The fields of an entry's header.
+    struct Header {
+        var url: String
+        var fetched: Date
+        var etag: String?
+        var lastModified: String?
+        /// Of the header, blank line included.
+        var size: Int
+        var bodySize: Int
+
+        /// The header at the start of `bytes`; nil when it is not one.
+        init?(_ bytes: Data) {
+            guard bytes.starts(with: Data(ResponseCache.magic.utf8)), let end = bytes.firstRange(of: Data("\n\n".utf8)) else { return nil }
+            var fields: [String: String] = [:]
+            for line in String(decoding: bytes[..<end.lowerBound], as: UTF8.self).split(separator: "\n").dropFirst() {
+                guard let space = line.firstIndex(of: " ") else { return nil }
+                fields[String(line[..<space])] = String(line[line.index(after: space)...])
+            }
+            guard let url = fields["url"], let fetched = fields["fetched"].flatMap(Double.init), fetched.isFinite,
+                let bodySize = fields["length"].flatMap(Int.init), bodySize >= 0
+            else { return nil }
+            (self.url, self.fetched, etag, lastModified) = (url, Date(timeIntervalSince1970: fetched), fields["etag"], fields["last-modified"])
+            size = end.upperBound - bytes.startIndex
+            self.bodySize = bodySize
+        }
+    }
+
+    /// An open file named as an entry: its size, and its header if it has
+    /// one whose length adds up to the file's and is within the limit.
+    private final class EntryFile {
+        let descriptor: Int32
+        let size: Int
+        private(set) var header: Header?
+        private var head = Data()
+
+        init?(path: String, maxBodySize: Int) {
+            // Non-blocking: opening a FIFO planted in the cache must not wait.
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else { return nil }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else {
+                close(descriptor)
+                return nil
+            }
+            size = Int(status.st_size)
+            head = readBytes(count: min(size, ResponseCache.maxHeaderSize))
+            if let header = Header(head), header.bodySize <= maxBodySize, header.size + header.bodySize == size {
+                self.header = header
+            }
+        }
+
+        deinit {
+            close(descriptor)
+        }
+
+        /// The whole entry: the body read after the header, into one buffer.
+        func entry(_ header: Header) -> Entry? {
+            var body = Data(count: header.bodySize)
+            let inHead = head.dropFirst(header.size)
+            let complete = body.withUnsafeMutableBytes { buffer -> Bool in
+                guard let base = buffer.baseAddress else { return true }
+                inHead.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: inHead.count)
+                let rest = header.bodySize - inHead.count
+                return readBytes(into: base + inHead.count, count: rest) == rest
+            }
+            guard complete else { return nil }
+            return Entry(url: header.url, fetched: header.fetched, etag: header.etag, lastModified: header.lastModified, body: body)
+        }
+
+        /// Up to `count` bytes from where the file stands.
+        private func readBytes(count: Int) -> Data {
+            var data = Data(count: count)
+            let got = data.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { readBytes(into: $0, count: count) } ?? 0
+            }
+            return data.prefix(got)
+        }
+
+        /// Reads `count` bytes to `base`; how many it could, fewer at the
+        /// end of the file or on an error.
+        private func readBytes(into base: UnsafeMutableRawPointer, count: Int) -> Int {
+            var got = 0
+            while got < count {
+                let chunk = systemRead(descriptor, base + got, count - got)
+                if chunk > 0 {
+                    got += chunk
+                } else if !(chunk < 0 && errno == EINTR) {
+                    break
+                }
+            }
+            return got
+        }
+    }
+}
+
+/// read(2), which `ResponseCache.read(_:)` hides inside the type.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

@@ -42,19 +42,31 @@ public struct APIRoot: Sendable, Equatable {
         if host.hasPrefix("[") || host.contains(":") {
             return "a host name or an IPv4 address (FoundationNetworking cannot request an IPv6 address literal)"
         }
+        if !isCanonical(host) {
+            return "a host name or an IPv4 address written as four numbers from 0 to 255 (FoundationNetworking cannot request '\(Excerpt.of(host))')"
+        }
         if let port = components.port, !(1...65535).contains(port) {
             return "a port from 1 to 65535"
         }
         return nil
     }
 
-    /// `text` as a message shows it: a user name and password in it as
-    /// `***`, as `URL.redacted` shows a URL, even when `text` is no URL.
-    package static func redacted(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let authority = text[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
-        guard let at = authority.lastIndex(of: "@") else { return text }
-        return text[..<schemeEnd.upperBound] + "***" + text[at...]
+    /// Whether FoundationNetworking can request `host` as it is written. A
+    /// host whose last label is a number is an IPv4 address (as the WHATWG
+    /// URL standard reads it), and libcurl rewrites the odd spellings
+    /// (`127.1`, `2130706433`, `0x7f.0.0.1`, `127.000.0.1`) as `127.0.0.1`,
+    /// which FoundationNetworking then refuses as a host it did not ask for
+    /// (NSURLErrorDomain -1000). Only the usual spelling is one.
+    private static func isCanonical(_ host: String) -> Bool {
+        var labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        // A final dot ends a fully qualified name: the label before it counts.
+        if labels.count > 1, labels.last?.isEmpty == true { labels.removeLast() }
+        guard let last = labels.last, !last.isEmpty, last.allSatisfy(\.isASCII),
+            last.allSatisfy(\.isNumber) || last.lowercased().hasPrefix("0x")
+        else { return true }
+        return labels.count == 4 && labels.allSatisfy { label in
+            label.allSatisfy({ $0.isASCII && $0.isNumber }) && (label == "0" || !label.hasPrefix("0")) && (Int(label).map { $0 <= 255 } ?? false)
+        }
     }
 
     /// `<root>species/`, with `search` and `page` (after it, as swapi.dev's

@@ -23,6 +23,15 @@ enum Dialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// `swapi.dev's`, for messages: the service the dialect is named after.
+    var service: String {
+        switch self {
+        case .drf: "swapi.dev's"
+        case .tech: "swapi.tech's"
+        case .info: "swapi.info's"
+        }
+    }
+
     /// Species on a page, where the client pages a list itself.
     static let pageSize = 10
 

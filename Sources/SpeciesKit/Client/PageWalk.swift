@@ -24,10 +24,26 @@ struct PageWalk {
     /// Fetches and reads one page.
     let listing: @Sendable (URL) async throws -> ListingPage
 
-    /// The species received, and how many page 1 counted.
+    /// The species received, how many page 1 counted, and how many came
+    /// a second time (the pages changed while they were read).
     struct Summary {
         var received = 0
         var counted: Int?
+        var repeated = 0
+        /// Each species handed over: its URL, else its name.
+        private var seen: Set<String> = []
+
+        init(counted: Int? = nil) {
+            self.counted = counted
+        }
+
+        /// The species of a page not handed over before, counted.
+        mutating func fresh(_ species: [StarWarsSpecies]) -> [StarWarsSpecies] {
+            let fresh = species.filter { item in (item.url ?? item.name).map { seen.insert($0).inserted } ?? true }
+            received += fresh.count
+            repeated += species.count - fresh.count
+            return fresh
+        }
     }
 
     func run(_ deliver: ([StarWarsSpecies]) async throws -> Void) async throws -> Summary {
@@ -39,8 +55,9 @@ struct PageWalk {
             diagnostics.progress("fetching page 1…")
             let page = try await listing(first)
             guard page.next != nil else {
-                try await deliver(page.species)
-                return Summary(received: page.species.count, counted: page.count)
+                var summary = Summary(counted: page.count)
+                try await deliver(summary.fresh(page.species))
+                return summary
             }
             arrived[1] = .success(page)
         }
@@ -81,8 +98,7 @@ struct PageWalk {
                     summary.counted = page.count
                     wanted = max(wanted, Self.pageCount(of: page))
                 }
-                summary.received += page.species.count
-                try await deliver(page.species)
+                try await deliver(summary.fresh(page.species))
                 delivered.insert(url.absoluteString)
                 guard let next = page.next else { return summary }
                 guard links(next, from: url, to: number + 1) else {
@@ -124,8 +140,7 @@ struct PageWalk {
             } catch {
                 throw Self.blame(error, on: current.url)
             }
-            summary.received += page.species.count
-            try await deliver(page.species)
+            try await deliver(summary.fresh(page.species))
             current = (url, page)
         }
         return summary

@@ -158,6 +158,7 @@ extension SpeciesError {
         case .httpStatus(let status, _): "HTTP \(status)"
         case .invalidResponse: "not SWAPI JSON"
         case .refused: "link refused"
+        case .redirected: "redirected elsewhere"
         case .unreachable(let error):
             if case .timedOut = error.kind { "timed out" } else { "unreachable" }
         case .rateLimited: "unreachable"

@@ -35,18 +35,25 @@ struct RemoteCatalog: Sendable {
     }
 
     /// The listing at `url`, which must be in `expected`'s dialect (with its
-    /// results in full): else `DialectMismatch`, and the dialect is learnt.
-    func listing(at url: URL, expected: Dialect) async throws -> ListingPage {
+    /// results in full). When it is not, and the listing is the first answer
+    /// of its walk, the dialect is learnt and `DialectMismatch` thrown, so
+    /// that the walk starts again in the service's own; a later page in
+    /// another dialect is an answer that is not SWAPI's.
+    func listing(at url: URL, expected: Dialect, first: Bool = true) async throws -> ListingPage {
         let page = try await fetcher.get(url) { body, url throws(SpeciesError) in
             let page = try ResponseBody.decode(ListingPage.self, from: body, url: url)
             if page.dialect == .tech, expected == .tech, !page.expanded {
                 throw .invalidResponse(url: url, problem: "its results are names only, though asked with expanded=true")
             }
+            if !first, page.dialect != expected || !page.expanded {
+                throw .invalidResponse(
+                    url: url, problem: "it answers in \(page.dialect.service) form, where the first page answered in \(expected.service)")
+            }
             return page
         }
         dialects.learn(page.dialect, for: root, in: fetcher.cache, guess: guess)
         guard page.dialect == expected, page.expanded else {
-            throw DialectMismatch(dialect: page.dialect, page: page)
+            throw DialectMismatch(dialect: page.dialect, url: url)
         }
         for issue in page.issues {
             diagnostics.warning(issue.description)
@@ -69,7 +76,7 @@ struct RemoteCatalog: Sendable {
                     throw SpeciesError.notFound(what: "page \(number)" + Self.matching(search), url: url)
                 }
                 let count = page.count ?? page.species.count
-                let pages = page.next == nil ? number : max(number + 1, count.dividedRoundingUp(by: max(1, page.species.count)))
+                let pages = page.next == nil ? number : max(number.saturatingAdd(1), count.dividedRoundingUp(by: max(1, page.species.count)))
                 return SpeciesClient.Page(number: number, count: count, pageCount: pages, species: page.species)
             case .tech where terms.terms.isEmpty:
                 let page = try await listing(at: dialect.listingURL(root, page: number, search: nil), expected: .tech)
@@ -93,9 +100,12 @@ struct RemoteCatalog: Sendable {
                     root: root, diagnostics: diagnostics, first: pageURL(1), pageURL: pageURL,
                     expectedPages: serial ? 1 : expectedPages(at: pageURL(1), in: dialect, search: search),
                     concurrency: serial ? 1 : Self.concurrency,
-                    listing: { url in try await listing(at: url, expected: dialect) })
+                    listing: { [first = pageURL(1)] url in try await listing(at: url, expected: dialect, first: url == first) })
                 let summary = try await walk.run(deliver)
-                if let counted = summary.counted, counted != summary.received {
+                if summary.repeated > 0 {
+                    diagnostics.warning(
+                        "the pages of \(pageURL(1).redacted) changed while they were read: \(summary.repeated) species came twice, and are printed once")
+                } else if let counted = summary.counted, counted != summary.received {
                     diagnostics.warning("the API counted \(counted) species but sent \(summary.received), from \(pageURL(1).redacted)")
                 }
             }
@@ -117,7 +127,8 @@ struct RemoteCatalog: Sendable {
     }
 
     /// Runs `body` in the API's dialect; when an answer shows another, runs
-    /// it again in that one.
+    /// it again in that one. A service whose answers go back to a dialect
+    /// already tried does not answer as SWAPI does.
     private func inDialect<Value>(_ body: (Dialect) async throws -> Value) async throws -> Value {
         var dialect = self.dialect
         var tried: Set<Dialect> = []
@@ -125,7 +136,12 @@ struct RemoteCatalog: Sendable {
             tried.insert(dialect)
             do {
                 return try await body(dialect)
-            } catch let mismatch as DialectMismatch where !tried.contains(mismatch.dialect) {
+            } catch let mismatch as DialectMismatch {
+                guard !tried.contains(mismatch.dialect) else {
+                    throw SpeciesError.invalidResponse(
+                        url: mismatch.url,
+                        problem: "it answers in \(mismatch.dialect.service) form, where an answer before was in \(dialect.service)")
+                }
                 dialect = mismatch.dialect
             }
         }
@@ -183,7 +199,7 @@ struct RemoteCatalog: Sendable {
 /// An answer in another dialect than the one expected.
 struct DialectMismatch: Error {
     let dialect: Dialect
-    let page: ListingPage
+    let url: URL
 }
 
 /// Which dialect each API root speaks, once its answers have shown it: in

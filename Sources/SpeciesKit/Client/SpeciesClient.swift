@@ -66,17 +66,20 @@ public struct SpeciesClient: Sendable {
 
     /// - Parameters:
     ///   - transport: how requests reach the network; a `URLSessionTransport`
-    ///     when nil. The client adds the deadline and the retries.
+    ///     when nil. The client follows redirects, and adds the deadline and
+    ///     the retries.
     ///   - diagnostics: where warnings, notes and progress go.
     public init(configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil, diagnostics: (any Diagnostics)? = nil) {
         let diagnostics = diagnostics ?? NoDiagnostics()
         let base = transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize, idleTimeout: configuration.timeout + 1)
         let network = RetryingTransport(
-            DeadlineTransport(base, seconds: configuration.timeout),
+            DeadlineTransport(RedirectingTransport(base), seconds: configuration.timeout),
             policy: .init(retries: configuration.retries), diagnostics: diagnostics)
         let fetcher = Fetcher(
-            network: network, cache: configuration.cache.directory.map(ResponseCache.init),
-            maxAge: configuration.cache.maxAge, mode: configuration.cache.mode, diagnostics: diagnostics)
+            network: network,
+            cache: configuration.cache.directory.map { ResponseCache(directory: $0, maxBodySize: configuration.maxResponseSize) },
+            maxAge: configuration.cache.maxAge, mode: configuration.cache.mode, diagnostics: diagnostics,
+            valueLimits: JSONValueCount(maxSize: configuration.maxResponseSize))
         self.configuration = configuration
         self.diagnostics = diagnostics
         self.catalog = RemoteCatalog(
@@ -205,13 +208,14 @@ public struct SpeciesClient: Sendable {
 
 extension SpeciesError {
     /// The API gave no answer: the network or the service failed, or what
-    /// came is not SWAPI JSON (a captive portal's page). A 404 or an empty
-    /// search is an answer; so is a rule of the client broken.
+    /// came is not SWAPI JSON or sends the client elsewhere (a captive
+    /// portal's page or redirect). A 404 or an empty search is an answer;
+    /// so is a rule of the client broken.
     var meansUnanswered: Bool {
         switch self {
         case .unreachable(let error): error.meansUnreachable
         case .httpStatus(let status, _): status == 429 || (500..<600).contains(status)
-        case .rateLimited, .invalidResponse: true
+        case .rateLimited, .invalidResponse, .redirected: true
         default: false
         }
     }
@@ -222,6 +226,7 @@ extension SpeciesError {
         case .unreachable(let error): error.detail
         case .httpStatus(let status, _), .rateLimited(_, let status, _): "HTTP \(status) \(HTTPStatusText.reason(status))"
         case .invalidResponse: "its answer is not SWAPI JSON"
+        case .redirected(_, let problem): problem
         default: message
         }
     }

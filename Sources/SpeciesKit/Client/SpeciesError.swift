@@ -27,8 +27,11 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// holds only bodies that read (`Fetcher`).
     case invalidResponse(url: URL, problem: String)
     /// The answer breaks a rule of the client: a `next` link off the API's
-    /// origin, a loop, a size or page cap, a redirect off the origin.
+    /// origin, a loop, a size or page cap.
     case refused(url: URL, problem: String)
+    /// The API sends the client elsewhere: a redirect off its origin, as a
+    /// captive portal's, or one that never ends. No SWAPI answer came.
+    case redirected(url: URL, problem: String)
     /// `show` was given a URL that is not a species of this API.
     case notASpeciesURL(String, expected: String)
     /// The API could not answer, and nothing stood in for it: the cache
@@ -74,7 +77,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
             return text
         case .invalidResponse(let url, let problem):
             return "\(url.redacted) did not answer with SWAPI JSON: \(problem)"
-        case .refused(let url, let problem):
+        case .refused(let url, let problem), .redirected(let url, let problem):
             return "\(url.redacted): \(problem)"
         case .notASpeciesURL(let text, let expected):
             return "'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))"
@@ -88,14 +91,6 @@ public enum SpeciesError: Error, Sendable, Equatable {
         let quoted = names.map { "'\($0)'" }
         guard let last = quoted.last, quoted.count > 1 else { return quoted.joined() }
         return quoted.dropLast().joined(separator: ", ") + " or " + last
-    }
-}
-
-/// Text from the command line or a server, shortened for a message: a
-/// 100 KB argument must not make a 100 KB error line.
-package enum Excerpt {
-    package static func of(_ text: String, limit: Int = 120) -> String {
-        text.count > limit ? text.prefix(limit - 1) + "…" : text
     }
 }
 

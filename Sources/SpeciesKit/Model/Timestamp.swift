@@ -1,47 +1,66 @@
 import Foundation
 
-/// SWAPI's UTC timestamps: `2014-12-10T16:44:31.486000Z`, sometimes with three
-/// fraction digits, or none. Parsing and formatting never read the machine's
-/// time zone or locale, and a day that does not exist (February 30, year 0)
-/// is no timestamp at all.
+/// Timestamps as SWAPI writes them (`2014-12-10T16:44:31.486000Z`, with
+/// three fraction digits or none) and as ISO 8601 allows with an offset
+/// (`+01:00`), read and written in one calendar: the proleptic Gregorian,
+/// as ISO 8601 says. (`Date.ISO8601FormatStyle` reads years before 1582 in
+/// the Julian calendar, ten days off.) Neither reading nor writing depends
+/// on the machine's time zone or locale.
+///
+/// A `Date` is a Double of seconds since 2001: it holds every microsecond
+/// only until about 2138, and every 30 microseconds by year 9999. A date is
+/// read as the nearest instant a `Date` holds, never crossing into the next
+/// second, and written rounded to the microsecond, so that what is written
+/// reads back as the same `Date`.
 package enum Timestamp {
-    /// The date of `text`; nil when it is not an ISO 8601 timestamp of a real
-    /// moment. SWAPI's own form, `yyyy-MM-ddTHH:mm:ss[.f...]Z`, is read here
-    /// directly (several times faster than a format style); one with an
-    /// offset such as `+01:00` by `Date.ISO8601FormatStyle`, once its date
-    /// and time fields are checked (the style would take February 30 for
-    /// March 2).
+    /// Instants from 0001-01-01T00:00:00Z up to, not including, year 10000.
+    private static let secondsSince1970 = -62_135_596_800..<253_402_300_800
+    private static let referenceDateSince1970 = 978_307_200
+
+    /// The date of `text`: `yyyy-MM-ddTHH:mm:ss`, a fraction of 1 to 9
+    /// digits if any, then `Z` or an offset `±HH:MM`, and nothing after.
+    /// Nil for anything else, for a day or time that does not exist
+    /// (February 30, 24:00, an offset minute of 60), and for an instant
+    /// outside years 1 to 9999 in UTC.
     package static func parse(_ text: String) -> Date? {
         var text = text
-        return text.withUTF8 { bytes in
-            guard let fields = CalendarFields(bytes) else { return nil }
-            guard bytes.last == UInt8(ascii: "Z") else {
-                return parseWithFormatStyle(String(decoding: bytes, as: UTF8.self))
+        return text.withUTF8(parse)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard let fields = CalendarFields(bytes) else { return nil }
+        var index = 19
+        var nanoseconds = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let digits = bytes[index...].prefix(while: isDigit)
+            guard (1...9).contains(digits.count) else { return nil }
+            for position in 0..<9 {
+                nanoseconds = nanoseconds * 10 + (position < digits.count ? Int(digits[index + position] - UInt8(ascii: "0")) : 0)
             }
-            return utcFraction(bytes).map { Date(timeIntervalSince1970: Double(fields.secondsSince1970) + $0) }
+            index += digits.count
         }
+        guard let offset = offsetSeconds(bytes[index...]) else { return nil }
+        let utc = fields.secondsSince1970 - offset
+        guard secondsSince1970.contains(utc) else { return nil }
+        let seconds = utc - referenceDateSince1970
+        let interval = Double(seconds) + Double(nanoseconds) / 1e9
+        // Where the nearest Double is the next second's, the last one before it.
+        return Date(timeIntervalSinceReferenceDate: min(interval, Double(seconds + 1).nextDown))
     }
 
-    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    private static let withoutFraction = Date.ISO8601FormatStyle()
-
-    private static func parseWithFormatStyle(_ text: String) -> Date? {
-        (try? withFraction.parse(text)) ?? (try? withoutFraction.parse(text))
-    }
-
-    /// Between the 19 bytes of the fields and the final `Z`: nothing, or a
-    /// fraction of 1 to 9 digits. The fraction's value; nil for anything else.
-    private static func utcFraction(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard bytes.count >= 20 else { return nil }
-        let ending = bytes[19..<(bytes.count - 1)]
-        guard let dot = ending.first else { return 0 }
-        let digits = ending.dropFirst()
-        guard dot == UInt8(ascii: "."), (1...9).contains(digits.count), digits.allSatisfy(isDigit) else { return nil }
-        var value = 0
-        for digit in digits { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
-        var scale = 1.0
-        for _ in digits { scale *= 10 }
-        return Double(value) / scale
+    /// `Z` (or `z`), or `±HH:MM` with an hour up to 23 and a minute up to 59,
+    /// and nothing after: the offset from UTC in seconds.
+    private static func offsetSeconds(_ zone: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        let zone = Array(zone)
+        if zone == [UInt8(ascii: "Z")] || zone == [UInt8(ascii: "z")] { return 0 }
+        guard zone.count == 6, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"), zone[3] == UInt8(ascii: ":"),
+            [1, 2, 4, 5].allSatisfy({ isDigit(zone[$0]) })
+        else { return nil }
+        let hours = Int(zone[1] - UInt8(ascii: "0")) * 10 + Int(zone[2] - UInt8(ascii: "0"))
+        let minutes = Int(zone[4] - UInt8(ascii: "0")) * 10 + Int(zone[5] - UInt8(ascii: "0"))
+        guard hours <= 23, minutes <= 59 else { return nil }
+        return (zone[0] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
     /// `yyyy-MM-ddTHH:mm:ss` at the start of a timestamp, each field within
@@ -50,7 +69,7 @@ package enum Timestamp {
         let year, month, day, hour, minute, second: Int
 
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard bytes.count >= 19 else { return nil }
+            guard bytes.count >= 20 else { return nil }
             func number(_ range: Range<Int>) -> Int? {
                 var value = 0
                 for index in range {
@@ -59,7 +78,8 @@ package enum Timestamp {
                 }
                 return value
             }
-            guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+            guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
                 bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
                 let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
                 let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
@@ -103,11 +123,18 @@ package enum Timestamp {
 
     /// Appends the UTF-8 of `format(date)`, without making a String.
     static func append(_ date: Date, to bytes: inout [UInt8]) {
-        // Parsed timestamps lie within years 1-9999; the clamp only keeps a
-        // Date made some other way from trapping on the Int64 conversion.
-        let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        let total = microseconds.isNaN ? 0 : Int64(max(-3e17, min(3e17, microseconds)))
-        let (seconds, fraction) = floorDivide(total, 1_000_000)
+        // Exact arithmetic on the Double's whole seconds and its fraction.
+        // Parsed dates lie within years 1-9999; the clamp only keeps a Date
+        // made some other way from trapping on the Int64 conversion.
+        let interval = date.timeIntervalSinceReferenceDate
+        let bounded = interval.isNaN ? 0 : min(max(interval, -1e15), 1e15)
+        let whole = bounded.rounded(.down)
+        var seconds = Int64(whole) + Int64(referenceDateSince1970)
+        var microseconds = Int64(((bounded - whole) * 1e6).rounded())
+        if microseconds == 1_000_000 {
+            seconds += 1
+            microseconds = 0
+        }
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
         let (year, month, day) = civilDate(daysSince1970: days)
         if year < 0 { bytes.append(UInt8(ascii: "-")) }
@@ -123,7 +150,7 @@ package enum Timestamp {
         bytes.append(UInt8(ascii: ":"))
         appendDigits(UInt64(secondOfDay % 60), width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "."))
-        appendDigits(UInt64(fraction), width: 6, to: &bytes)
+        appendDigits(UInt64(microseconds), width: 6, to: &bytes)
         bytes.append(UInt8(ascii: "Z"))
     }
 

@@ -1,6 +1,11 @@
+import Synchronization
+
 /// Bounds each request from its start to its last byte. URLSession's own
 /// timeout only counts idle time in whole seconds, so a server that drips a
-/// byte a second would never time out without this.
+/// byte a second would never time out without this. The deadline holds
+/// whatever the transport below is doing: when it passes, the request is
+/// cancelled and the caller goes on at once, without waiting for the
+/// transport to notice.
 struct DeadlineTransport: HTTPTransport {
     private let base: any HTTPTransport
     private let seconds: Double
@@ -11,25 +16,64 @@ struct DeadlineTransport: HTTPTransport {
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let seconds = self.seconds
-        return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-            group.addTask { try await base.send(request) }
-            group.addTask {
-                try await Pause.seconds(seconds)
-                return nil
+        let race = Race<HTTPResponse>()
+        let base = self.base, seconds = self.seconds
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(continuation)
+                race.run { try await base.send(request) }
+                race.run {
+                    try await Pause.seconds(seconds)
+                    throw TransportError(
+                        .timedOut(seconds: seconds), url: request.url,
+                        detail: "no complete answer within \(Self.describe(seconds)) (--timeout)")
+                }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else {
-                throw TransportError(
-                    .timedOut(seconds: seconds), url: request.url,
-                    detail: "no complete answer within \(Self.describe(seconds)) (--timeout)")
-            }
-            return response
+        } onCancel: {
+            race.cancel()
         }
     }
 
     /// `15 s`, `0.5 s`.
     static func describe(_ seconds: Double) -> String {
         seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+}
+
+/// Tasks that race to resume one continuation: the first to end wins, and
+/// the others are cancelled and not waited for.
+private final class Race<Value: Sendable>: Sendable {
+    private let state = Mutex((continuation: CheckedContinuation<Value, any Error>?.none, tasks: [Task<Void, Never>](), over: false))
+
+    func start(_ continuation: CheckedContinuation<Value, any Error>) {
+        let cancelled = state.withLock { state in
+            state.continuation = continuation
+            return state.over
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+    }
+
+    func run(_ body: @escaping @Sendable () async throws -> Value) {
+        let task = Task { [self] in finish(await .capturing(body)) }
+        let late = state.withLock { state in
+            state.tasks.append(task)
+            return state.over
+        }
+        if late { task.cancel() }
+    }
+
+    func cancel() {
+        finish(.failure(CancellationError()))
+    }
+
+    private func finish(_ result: Result<Value, any Error>) {
+        let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, [Task<Void, Never>]) in
+            guard !state.over else { return (nil, []) }
+            state.over = true
+            defer { state.continuation = nil }
+            return (state.continuation, state.tasks)
+        }
+        tasks.forEach { $0.cancel() }
+        continuation?.resume(with: result)
     }
 }

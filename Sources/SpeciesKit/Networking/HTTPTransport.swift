@@ -51,6 +51,8 @@ public struct TransportError: Error, Sendable, Equatable {
         case cancelled
         /// The body grew past the limit; the transfer was stopped there.
         case tooLarge(limit: Int)
+        /// The header block passed its limits; the transfer was stopped there.
+        case tooManyHeaders
         /// A redirect to another origin, or with no usable Location.
         case redirectRefused(location: String)
         /// The server asks to wait longer than the client is willing to.
@@ -74,7 +76,7 @@ public struct TransportError: Error, Sendable, Equatable {
     var meansUnreachable: Bool {
         switch kind {
         case .connectionRefused, .unknownHost, .timedOut, .connectionLost, .insecureConnection, .throttled, .other: true
-        case .cancelled, .tooLarge, .redirectRefused: false
+        case .cancelled, .tooLarge, .tooManyHeaders, .redirectRefused: false
         }
     }
 }

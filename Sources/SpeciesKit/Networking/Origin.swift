@@ -50,10 +50,9 @@ extension URL {
     }
 
     /// The URL for messages: credentials show as `***`, so that a password
-    /// in `--base-url` never reaches a terminal or a log.
+    /// in `--base-url` never reaches a terminal or a log, and a long one is
+    /// cut in its middle (`Excerpt`).
     package var redacted: String {
-        guard user != nil || password != nil, let scheme else { return absoluteString }
-        let rest = withoutCredentials.absoluteString.dropFirst(scheme.count + 3)
-        return "\(scheme)://***@\(rest)"
+        Excerpt.of(absoluteString, limit: 200)
     }
 }

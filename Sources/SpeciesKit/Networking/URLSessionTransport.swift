@@ -4,12 +4,12 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// `HTTPTransport` over URLSession. Each request is a data task whose
+/// `HTTPTransport` over URLSession: one data task a request, whose
 /// callbacks reach one session-level delegate (on Linux only a session
-/// delegate sees a task's redirects and bytes), which stops a body at
-/// `maxResponseSize` as it arrives and follows redirects within the
-/// request's origin only (`Origin`). Cancelling the calling task cancels
-/// the request.
+/// delegate sees a task's redirects and bytes). A body is stopped at
+/// `maxResponseSize` as it arrives. Redirects are not followed here: a 3xx
+/// comes back as it is, for `RedirectingTransport`. Cancelling the calling
+/// task ends the request at once.
 public final class URLSessionTransport: HTTPTransport {
     public static let defaultMaxResponseSize = 100 * 1024 * 1024
 
@@ -35,7 +35,10 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     deinit {
-        lazySession.withLock { $0?.invalidateAndCancel() }
+        // Not invalidateAndCancel: it would cancel tasks behind the
+        // delegate's back (see `Exchange.answerRedirect`).
+        delegate.cancelAll()
+        lazySession.withLock { $0?.finishTasksAndInvalidate() }
     }
 
     private var session: URLSession {
@@ -59,24 +62,21 @@ public final class URLSessionTransport: HTTPTransport {
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
-        let task = session.dataTask(with: urlRequest)
-        let exchange = Exchange(url: request.url)
+        let exchange = Exchange(url: request.url, task: session.dataTask(with: urlRequest))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard exchange.await(continuation) else { return }
-                delegate.register(exchange, for: task)
-                task.resume()
+                delegate.register(exchange)
+                exchange.task.resume()
             }
         } onCancel: {
-            exchange.finish(.failure(TransportError(.cancelled, url: request.url, detail: "cancelled")))
-            task.cancel()
+            exchange.stop(TransportError(.cancelled, url: request.url, detail: "cancelled"))
         }
     }
 }
 
 /// Routes the session's callbacks to the exchange of each task.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private static let maxRedirects = 10
     /// libcurl's words when an announced Content-Length passes the limit
     /// the species executable sets on FoundationNetworking's transfers
     /// (Sources/URLSessionFixes/URLSessionFixes.c), far above any
@@ -90,8 +90,14 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         self.maxResponseSize = maxResponseSize
     }
 
-    func register(_ exchange: Exchange, for task: URLSessionTask) {
-        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    func register(_ exchange: Exchange) {
+        exchanges.withLock { $0[exchange.task.taskIdentifier] = exchange }
+    }
+
+    func cancelAll() {
+        for exchange in exchanges.withLock({ Array($0.values) }) {
+            exchange.stop(TransportError(.cancelled, url: exchange.url, detail: "cancelled"))
+        }
     }
 
     private func exchange(for task: URLSessionTask) -> Exchange? {
@@ -102,21 +108,20 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        guard let exchange = exchange(for: dataTask) else { return completionHandler(.cancel) }
+        completionHandler(.allow)
+        guard let exchange = exchange(for: dataTask) else { return }
         // Compared as Int64: an announced length is the server's number.
         if response.expectedContentLength > Int64(maxResponseSize) {
-            exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
-            return completionHandler(.cancel)
+            exchange.stop(exchange.tooLarge(limit: maxResponseSize))
+        } else {
+            exchange.receive(response)
         }
-        exchange.receive(response)
-        completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let exchange = exchange(for: dataTask) else { return }
         if !exchange.append(data, limit: maxResponseSize) {
-            exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
-            dataTask.cancel()
+            exchange.stop(exchange.tooLarge(limit: maxResponseSize))
         }
     }
 
@@ -124,27 +129,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        guard let exchange = exchange(for: task) else { return completionHandler(nil) }
-        // URLSession on Linux resolves a relative Location without its
-        // trailing slash ("/api/species/3/" becomes ".../species/3"), which
-        // loops against Django's slash-appending 301: resolve it here.
-        var request = request
-        if let location = response.value(forHTTPHeaderField: "Location"), let origin = response.url,
-            let target = URL(string: location, relativeTo: origin)?.absoluteURL
-        {
-            request.url = target
-        }
-        let location = request.url?.redacted ?? ""
-        let refusal: String? =
-            if let target = request.url.flatMap(Origin.init), let from = Origin(exchange.url), from.admits(target) {
-                exchange.countRedirect() > Self.maxRedirects ? "it redirects more than \(Self.maxRedirects) times" : nil
-            } else {
-                "it redirects to another origin (\(location)); not followed"
-            }
-        guard let refusal else { return completionHandler(request) }
-        exchange.finish(.failure(TransportError(.redirectRefused(location: location), url: exchange.url, detail: refusal)))
-        completionHandler(nil)
-        task.cancel()
+        // A task not registered yet cannot be: registration precedes resume().
+        exchange(for: task)?.answerRedirect(completionHandler)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -159,8 +145,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     }
 }
 
-/// One request: its continuation, and its response as it arrives. It is
-/// resumed exactly once: with the response, or the first failure.
+/// One request: its task, its continuation, and its response as it
+/// arrives. It is resumed exactly once: with the response, or the first
+/// failure.
 private final class Exchange: Sendable {
     private struct State {
         var continuation: CheckedContinuation<HTTPResponse, any Error>?
@@ -168,27 +155,28 @@ private final class Exchange: Sendable {
         var status: Int?
         var headers: [String: String] = [:]
         var body = Data()
-        var redirects = 0
     }
 
     let url: URL
+    let task: URLSessionDataTask
     private let state = Mutex(State())
 
-    init(url: URL) {
+    init(url: URL, task: URLSessionDataTask) {
         self.url = url
+        self.task = task
     }
 
     /// Keeps the continuation; false (and the continuation resumed) when
-    /// the request was cancelled before it started.
+    /// the request was stopped before it started.
     func await(_ continuation: CheckedContinuation<HTTPResponse, any Error>) -> Bool {
-        let cancelled = state.withLock { state in
+        let stopped = state.withLock { state in
             state.continuation = continuation
             return state.finished
         }
-        if cancelled {
+        if stopped {
             continuation.resume(throwing: TransportError(.cancelled, url: url, detail: "cancelled"))
         }
-        return !cancelled
+        return !stopped
     }
 
     func receive(_ response: URLResponse) {
@@ -198,25 +186,41 @@ private final class Exchange: Sendable {
             headers[name.lowercased()] = value
         }
         state.withLock { state in
+            guard !state.finished else { return }
             state.status = http.statusCode
             state.headers = headers
+            // The announced length (within the limit, checked before): one
+            // allocation, not a doubling buffer that may hold twice the
+            // body. At most what a default limit allows, as a server may
+            // announce more than it sends.
+            if http.expectedContentLength > 0 {
+                state.body.reserveCapacity(Int(min(http.expectedContentLength, Int64(URLSessionTransport.defaultMaxResponseSize))))
+            }
         }
     }
 
     /// Adds `data` to the body, unless the body would then pass `limit`.
     func append(_ data: Data, limit: Int) -> Bool {
         state.withLock { state in
+            guard !state.finished else { return true }
             guard state.body.count <= limit - data.count else { return false }
             state.body.append(data)
             return true
         }
     }
 
-    /// Counts a redirect and returns how many there have been.
-    func countRedirect() -> Int {
+    /// Answers FoundationNetworking's question whether to follow a
+    /// redirect: never (`RedirectingTransport` decides), and not at all
+    /// once the exchange is stopped. FoundationNetworking traps when an
+    /// answer comes after its task was cancelled ("Received callback for
+    /// HTTP redirection, but we're not waiting for it"; its
+    /// HTTPURLProtocol.didCompleteRedirectCallback). The answer is given
+    /// under the exchange's lock, and `stop` cancels the task only after
+    /// taking that lock: either the answer is queued before the
+    /// cancellation, or it is never given.
+    func answerRedirect(_ answer: (URLRequest?) -> Void) {
         state.withLock { state in
-            state.redirects += 1
-            return state.redirects
+            if !state.finished { answer(nil) }
         }
     }
 
@@ -237,15 +241,31 @@ private final class Exchange: Sendable {
         finish(response.map { .success($0) } ?? .failure(TransportError(.other, url: url, detail: "the answer was not HTTP")))
     }
 
-    func finish(_ result: Result<HTTPResponse, TransportError>) {
-        let continuation = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>? in
+    /// Ends the exchange with `error` before its task is done, and cancels
+    /// the task. The caller does not wait for the cancellation:
+    /// `URLSessionTask.cancel()` waits for the task's queue, which may be
+    /// busy for seconds (FoundationNetworking reads a long header block in
+    /// quadratic time, and inflates a body on that queue).
+    func stop(_ error: TransportError) {
+        guard finish(.failure(error)) else { return }
+        let task = self.task
+        DispatchQueue.global().async { task.cancel() }
+    }
+
+    /// Resumes the continuation, unless the exchange has finished already;
+    /// whether it did.
+    @discardableResult
+    func finish(_ result: Result<HTTPResponse, TransportError>) -> Bool {
+        let continuation = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>?? in
             guard !state.finished else { return nil }
             state.finished = true
             state.body = Data()
             defer { state.continuation = nil }
-            return state.continuation
+            return .some(state.continuation)
         }
+        guard let continuation else { return false }
         continuation?.resume(with: result.mapError { $0 as any Error })
+        return true
     }
 }
 
@@ -271,6 +291,9 @@ extension TransportError {
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             self.init(.insecureConnection, url: url, detail: "the TLS connection failed (\(message))")
+        // The words of URLSessionFixes.c when it stops a long header block.
+        case .unknown where message.hasPrefix("the response has more than "):
+            self.init(.tooManyHeaders, url: url, detail: message)
         case .unknown where message.contains("SSL") || message.contains("certificate"):
             self.init(.insecureConnection, url: url, detail: "the TLS connection failed (\(message))")
         // A reset, an empty reply, an answer that ends inside its headers,

@@ -20,9 +20,10 @@ package enum TerminalText {
         return escaped
     }
 
-    /// A message line for stderr: escaped, and cut with "…" past `limit`
-    /// characters, so that no value in it (a 100 KB argument, a link from
-    /// a server) makes a line of unbounded length.
+    /// A message line for stderr: escaped, and cut in its middle with "…"
+    /// past `limit` characters (`Excerpt`), so that no value in it (a
+    /// 100 KB argument, a link from a server) makes a line of unbounded
+    /// length.
     package static func line(_ text: String, limit: Int = 1000) -> String {
         Excerpt.of(escape(text), limit: limit)
     }

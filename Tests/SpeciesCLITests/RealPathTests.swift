@@ -1,0 +1,288 @@
+import Foundation
+import SpeciesKit
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The third hostile pass (issue 15): crashes, resources and wrong answers
+/// on the paths real users take. Where the installed build takes another
+/// path than the debug build (HTTPS, the libcurl workarounds, exit), both
+/// are run.
+@Suite("No crash on the real path")
+struct RealPathTests {
+    let session = FixtureServer.newSession()
+
+    enum Build: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case debug, installed
+        var testDescription: String { rawValue }
+
+        func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+            switch self {
+            case .debug: try await SpeciesBinary.run(arguments, environment: environment)
+            case .installed: try await InstalledSpecies.run(arguments, environment: environment)
+            }
+        }
+
+        var url: URL {
+            get async throws {
+                switch self {
+                case .debug: SpeciesBinary.url
+                case .installed: try await InstalledSpecies.url.value
+                }
+            }
+        }
+    }
+
+    private func root(_ fault: String? = nil) async throws -> String {
+        try await FixtureServer.shared.value.root(session: session + (fault.map { "/fault=\($0)" } ?? ""))
+    }
+
+    private func species(_ fault: String?, _ arguments: [String], build: Build = .debug, environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await build.run(["--no-fallback", "--no-cache", "--base-url", try await root(fault)] + arguments, environment: environment)
+    }
+
+    // MARK: 1. Crashes
+
+    /// FoundationNetworking traps when a redirect decision is answered
+    /// after its task was cancelled; a walk cancels its other pages when
+    /// one fails. It trapped 19 runs in 20.
+    @Test(arguments: Build.allCases, ["redirect-other-port", "redirect-later-pages"])
+    func aRedirectElsewhereDuringAWalkIsRefusedNeverATrap(build: Build, fault: String) async throws {
+        for _ in 0..<10 {
+            let result = try await species(fault, ["list", "--all-pages"], build: build)
+            #expect(result.status == 65 && !result.killedBySignal, "\(result)")
+            #expect(result.stdout == "")
+            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(": it redirects to another origin (http://127.0.0.1:"))
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test(arguments: Build.allCases)
+    func overHTTPSEveryPageArrives(build: Build) async throws {
+        let root = try await FixtureServer.sharedHTTPS.value.root(session: session)
+        let result = try await build.run(["--no-cache", "--base-url", root, "list", "--all-pages", "--json"], environment: TestCertificates.trusted)
+        #expect(result.status == 0, "\(result)")
+        let species = try JSONDecoder().decode([StarWarsSpecies].self, from: Data(result.stdout.utf8))
+        #expect(species.count == 37 && species.first?.url == root + "species/1/")
+    }
+
+    /// OpenSSL's cleanup, one of C's exit handlers, raced FoundationNetworking's
+    /// own at exit (swift-corelibs-foundation #5469): SIGSEGV after whole
+    /// output, about one HTTPS run in 400. species runs no exit handlers.
+    @Test(arguments: Build.allCases)
+    func noExitHandlerRunsAtExit(build: Build) async throws {
+        let library = try Self.exitHandlerLibrary()
+        let root = try await FixtureServer.sharedHTTPS.value.root(session: session)
+        for arguments in [["--version"], ["--no-cache", "--base-url", root, "list", "--all-pages"], ["--no-fallback", "--base-url", "http://127.0.0.1:\(ClosedPort.find())/api/", "list"]] {
+            let result = try await build.run(arguments, environment: TestCertificates.trusted.merging(["LD_PRELOAD": library.path]) { $1 })
+            #expect(!result.killedBySignal, "\(result)")
+            #expect(!result.stderr.contains("exit handlers ran"), "\(arguments): \(result)")
+        }
+        let ordinary = try await ChildProcess.run(
+            URL(fileURLWithPath: "/bin/true"), [], environment: SpeciesBinary.environment(["LD_PRELOAD": library.path]))
+        #expect(ordinary.stderr == "exit handlers ran\n", "the library works")
+    }
+
+    /// Tests/Tools/exit_handlers.c, built once.
+    private static func exitHandlerLibrary() throws -> URL {
+        let library = SpeciesBinary.home.appendingPathComponent("exit_handlers.so")
+        if FileManager.default.fileExists(atPath: library.path) { return library }
+        try FileManager.default.createDirectory(at: SpeciesBinary.home, withIntermediateDirectories: true)
+        let source = Fixtures.packageRoot.appendingPathComponent("Tests/Tools/exit_handlers.c")
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["clang", "-shared", "-fPIC", "-o", library.path + ".\(getpid())", source.path]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0, "clang (the toolchain's) builds the library")
+        _ = rename(library.path + ".\(getpid())", library.path)
+        return library
+    }
+
+    // MARK: 2-6. Resources and deadlines
+
+    /// 20,000 header lines took FoundationNetworking 9 s, past any --timeout:
+    /// the transfer stops at the 501st.
+    @Test(arguments: Build.allCases)
+    func aLongHeaderBlockIsRefusedAtOnce(build: Build) async throws {
+        for arguments in [["list"], ["list", "--all-pages"]] {
+            let result = try await species("many-headers", arguments, build: build)
+            #expect(result.status == 65 && !result.killedBySignal, "\(result)")
+            #expect(result.stderr == "error: \(try await root("many-headers"))species/: the response has more than 500 header lines\n")
+        }
+    }
+
+    @Test func aPageOfThreeMillionEmptyObjectsIsRefused() async throws {
+        let result = try await species("empty-objects", ["list"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr == "error: \(try await root("empty-objects"))species/: it holds more than 2184533 JSON values; larger answers are refused (--max-response-size)\n")
+    }
+
+    @Test func aPageNumberAtTheEndOfIntIsNotATrap() async throws {
+        let result = try await species(nil, ["list", "--page", "9223372036854775807"])
+        #expect(result.status == 1 && !result.killedBySignal, "\(result)")
+        #expect(result.stderr.hasPrefix("error: page 9223372036854775807 does not exist ("))
+    }
+
+    /// A cache entry is read no further than its header and a body within
+    /// the limit: 100 MiB of zeros took every offline run 11 s, and 1 GiB
+    /// more memory than a limit of 1 GB allows.
+    @Test func aHugeCorruptCacheEntryIsNoEntry() async throws {
+        let cache = SpeciesBinary.home.appendingPathComponent("cache-\(session)")
+        let environment = SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path])
+        let online = try await ChildProcess.run(SpeciesBinary.url, ["--base-url", try await root(), "list"], environment: environment)
+        #expect(online.status == 0)
+        let folder = cache.appendingPathComponent("species")
+        let entries = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        try #require(!entries.isEmpty)
+        for entry in entries {
+            // A sparse file: 1 GiB of zeros that takes no room on disk.
+            let file = try FileHandle(forWritingTo: entry)
+            try file.truncate(atOffset: 1 << 30)
+            try file.close()
+        }
+        let limited = "ulimit -v 1000000; exec \"$0\" \"$@\""
+        for arguments in [["list", "--offline"], ["cache", "info"]] {
+            let result = try await ChildProcess.run(
+                URL(fileURLWithPath: "/bin/bash"), ["-c", limited, SpeciesBinary.url.path, "--base-url", try await root()] + arguments,
+                environment: environment)
+            #expect(result.status == 0 && !result.killedBySignal, "\(result)")
+            if arguments[0] == "list" {
+                #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
+                #expect(result.stderr.hasPrefix("offline: answering from the SWAPI data built into species"))
+            } else {
+                #expect(result.stdout.contains("entries: \(entries.count), \(entries.count) GiB"))
+            }
+        }
+    }
+
+    /// Killed while it writes the cache (a page of 73 MB), species leaves at
+    /// most temporary files of its own, readable by their owner only, which
+    /// the next write and `cache clear` remove.
+    @Test func aWriterKilledAnywhereLeavesOnlyItsOwnTemporaryFiles() async throws {
+        let cache = SpeciesBinary.home.appendingPathComponent("killed-\(session)")
+        let folder = cache.appendingPathComponent("species")
+        let environment = SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path])
+        let root = try await root("huge-page")
+        for delay in [0.2, 0.5, 0.8, 1.1, 1.4, 1.7] {
+            let process = try ChildProcess.start(SpeciesBinary.url, ["--base-url", root, "list", "--jsonl"], environment: environment)
+            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            process.signal(SIGKILL)
+            _ = try await process.result()
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names {
+            #expect(name.hasSuffix(".entry") || (name.hasPrefix(".") && name.hasSuffix(".tmp")), "\(name)")
+            let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(name)")
+        }
+        let next = try await SpeciesBinary.run(["--base-url", try await self.root(), "list"], environment: ["XDG_CACHE_HOME": cache.path])
+        #expect(next.status == 0)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).allSatisfy { !$0.hasSuffix(".tmp") })
+        let clear = try await SpeciesBinary.run(["cache", "clear"], environment: ["XDG_CACHE_HOME": cache.path])
+        #expect(clear.status == 0)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty)
+    }
+
+    /// A full disk and a read-only file system, in a mount namespace of the
+    /// test's own; each failure says its own cause.
+    @Test(arguments: [("size=16k", "No space left on device"), ("ro", "Read-only file system")])
+    func aCacheThatCannotBeWrittenSaysWhy(options: String, reason: String) async throws {
+        guard try await Self.canMount() else {
+            return withKnownIssue("needs root and unshare(1) to mount a file system of its own") { throw CancellationError() }
+        }
+        let cache = SpeciesBinary.home.appendingPathComponent("mounted-\(session)-\(options)")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let script = "mount -t tmpfs -o \"$1\" tmpfs \"$2\" && shift 2 && exec \"$@\""
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            ["-m", "/bin/sh", "-c", script, "sh", options, cache.path, SpeciesBinary.url.path, "--base-url", try await root("huge-page"), "list", "--format", "tsv"],
+            environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path]))
+        #expect(result.status == 0, "\(result)")
+        let place = cache.appendingPathComponent("species").path
+        #expect(result.stderr.hasPrefix("warning: cannot write the cache in \(place): \(reason)\n"), "\(result.stderr)")
+    }
+
+    private static func canMount() async throws -> Bool {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        let probe = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "/bin/sh", "-c", "mount -t tmpfs tmpfs /mnt"], environment: SpeciesBinary.environment())
+        return probe.status == 0
+    }
+
+    // MARK: 7-10. Wrong answers
+
+    @Test(arguments: ["later-pages-tech", "dialect-flip"])
+    func aDialectThatChangesWithinAWalkIsABadAnswer(fault: String) async throws {
+        let result = try await species(fault, ["list", "--all-pages"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stdout == "")
+        // Which page comes in the other form depends on the order the pages arrive.
+        #expect(result.stderr.hasPrefix("error: \(try await root(fault))species"))
+        #expect(result.stderr.contains(" did not answer with SWAPI JSON: it answers in swapi."))
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.count < 400)
+        #expect(!result.stderr.contains("internal error"))
+    }
+
+    @Test func datesAreOneCalendarAndSurviveARoundTrip() async throws {
+        let result = try await species("far-dates", ["show", "1", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(object?["created"] as? String == "1500-06-01T00:00:00.000000Z")
+        let edited = try #require(object?["edited"] as? String)
+        #expect(edited.hasPrefix("9999-12-31T23:59:59."))
+        let decoded = try JSONDecoder().decode(StarWarsSpecies.self, from: Data(result.stdout.utf8))
+        #expect(SpeciesJSON.object(decoded) == result.stdout, "--json, decoded, is the same --json")
+
+        let junk = try await species("far-dates", ["show", "2", "--json"])
+        let droid = try JSONSerialization.jsonObject(with: Data(junk.stdout.utf8)) as? [String: Any]
+        #expect(droid?["created"] is NSNull && droid?["edited"] is NSNull)
+        #expect(
+            junk.stderr == "warning: species 'Droid': field 'created' is not a valid UTC timestamp; treated as absent\n"
+                + "warning: species 'Droid': field 'edited' is not a valid UTC timestamp; treated as absent\n")
+    }
+
+    @Test func pagesThatChangeWhileReadPrintEachSpeciesOnceWithOneWarning() async throws {
+        let result = try await species("shifting", ["list", "--all-pages", "--format", "tsv", "--fields", "name"])
+        #expect(result.status == 0, "\(result)")
+        let names = result.stdout.split(separator: "\n").dropFirst()
+        #expect(Set(names).count == names.count && names.count > 30)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.hasPrefix("warning: the pages of \(try await root("shifting"))species/ changed while they were read: "))
+    }
+
+    // MARK: 11-15. Messages and leftovers
+
+    @Test func aPasswordInAnArgumentNeverShows() async throws {
+        let result = try await SpeciesBinary.run(["show", "http://alice:s3cr3t@host/api/planets/1/"])
+        #expect(result.status == 64)
+        #expect(!result.stderr.contains("s3cr3t") && !result.stderr.contains("alice"))
+        #expect(result.stderr.hasPrefix("error: 'http://***@host/api/planets/1/' is not a species URL of this API"))
+    }
+
+    @Test(arguments: [("503-always", "answered HTTP 503 Service Unavailable"), ("hang", "timed out: no complete answer within 1 s (--timeout)")])
+    func aLongArgumentIsCutNotTheCause(fault: String, cause: String) async throws {
+        let long = String(repeating: "x", count: 2_000)
+        for arguments in [["list", "--search", long], ["show", long]] {
+            let result = try await species(fault, arguments + ["--retries", "0"] + (fault == "hang" ? ["--timeout", "1"] : []))
+            #expect(result.status == 69, "\(result)")
+            let line = try #require(result.stderr.split(separator: "\n").last)
+            #expect(line.count < 1000 && line.contains(cause), "\(result)")
+        }
+    }
+
+    @Test(arguments: ["127.1", "2130706433", "0x7f.0.0.1", "127.000.000.001"])
+    func anOddSpellingOfAnAddressIsAUsageError(host: String) async throws {
+        let result = try await SpeciesBinary.run(["--base-url", "http://\(host):8000/api/", "list"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix(
+                "error: invalid value 'http://\(host):8000/api/' for '--base-url <url>': expected a host name or an IPv4 address "
+                    + "written as four numbers from 0 to 255 (FoundationNetworking cannot request '\(host)')\n"))
+    }
+}
