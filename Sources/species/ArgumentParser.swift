@@ -4,30 +4,34 @@ import SpeciesKit
 /// positional arguments for one command.
 struct ParsedArguments: Equatable {
     let command: CommandDefinition
-    private(set) var values: [String: String] = [:]
-    private(set) var flags: Set<String> = []
+    /// Each option's values, in the order given.
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
     init(command: CommandDefinition) {
         self.command = command
     }
 
-    func value(_ option: OptionDefinition) -> String? { values[option.key] }
+    func values(_ option: OptionDefinition) -> [String] { values[option.key] ?? [] }
     func has(_ option: OptionDefinition) -> Bool { flags.contains(option.key) || values[option.key] != nil }
 
-    fileprivate mutating func set(_ option: OptionDefinition, to value: String) { values[option.key] = value }
+    fileprivate mutating func set(_ option: OptionDefinition, to value: String) { values[option.key, default: []].append(value) }
     fileprivate mutating func set(_ option: OptionDefinition) { flags.insert(option.key) }
     fileprivate mutating func append(_ positional: String) { positionals.append(positional) }
 }
 
 /// A small parser in swift-argument-parser's manner: `--name value`,
 /// `--name=value`, flags, `--` before arguments that begin with a dash, and
-/// options anywhere on the line. The last value of a repeated option wins.
+/// options anywhere on the line. Every value of a repeated option is kept;
+/// of options declared exclusive, at most one may be given.
 struct ArgumentParser {
     let root: CommandDefinition
     let subcommands: [CommandDefinition]
     /// Options every subcommand accepts besides its own.
     let globalOptions: [OptionDefinition]
+    /// Global options of which at most one may be given.
+    let globalExclusive: [[OptionDefinition]]
 
     /// The subcommand named on the line (the first word that is neither an
     /// option nor an option's value) and where it stands; the root command
@@ -88,6 +92,12 @@ struct ArgumentParser {
                 parsed.set(option)
             case (false, _?):
                 throw UsageError(message: "option '\(Excerpt.of(name))' does not take a value", command: command)
+            }
+        }
+        for group in command.exclusive + globalExclusive {
+            let given = group.filter(parsed.has)
+            if given.count > 1 {
+                throw UsageError(message: "'\(given[0].key)' and '\(given[1].key)' cannot be used together", command: command)
             }
         }
         return parsed

@@ -1,7 +1,8 @@
-/// An option as the parser, the help, the manual page and the completion
-/// scripts see it. Its `choices`, when it has them, are the one list of the
-/// values it accepts: the parser checks against them, the help lists them,
-/// the completions offer them.
+/// An option of the command line as parsing, the help, the usage line, the
+/// manual page and the completion scripts see it: its names, the
+/// placeholder of its value, the values it accepts, where its value comes
+/// from when it is not given, and what it does. Its typed reading is an
+/// `Option` or a `Flag` (Commands.swift), which hold one of these.
 struct OptionDefinition: Sendable, Equatable {
     /// Short name first, then long: `["-h", "--help"]`.
     let names: [String]
@@ -12,20 +13,40 @@ struct OptionDefinition: Sendable, Equatable {
     let choices: [String]
     /// The value is a comma-separated list of choices (`--fields`).
     let takesList: Bool
-    private let helpTemplate: String
+    /// The environment variable read when the option is not given.
+    let environment: String?
+    /// The default as help shows it; nil when there is none to show.
+    let shownDefault: String?
+    /// What the option does, without its default.
+    let summary: String
 
-    /// - Parameter help: the help text; `{choices}` in it stands for the
-    ///   choices, listed (`name, height or lifespan`).
-    init(_ names: String..., value valueName: String? = nil, choices: [String] = [], list: Bool = false, help: String) {
+    init(
+        _ names: [String], value valueName: String? = nil, choices: [String] = [], list: Bool = false,
+        environment: String? = nil, shownDefault: String? = nil, summary: String
+    ) {
         self.names = names
         self.valueName = valueName
         self.choices = choices
         self.takesList = list
-        self.helpTemplate = help
+        self.environment = environment
+        self.shownDefault = shownDefault
+        self.summary = summary
     }
 
+    static func == (left: OptionDefinition, right: OptionDefinition) -> Bool {
+        left.names == right.names
+    }
+
+    /// The summary and where the value comes from when the option is not
+    /// given: `(default: $SWAPI_TIMEOUT, else 15)`.
     var help: String {
-        helpTemplate.replacingOccurrences(of: "{choices}", with: Self.listed(choices))
+        let variable = environment.map { "$" + $0 + (takesValue ? "" : "=1") }
+        switch (variable, shownDefault) {
+        case (let variable?, let shown?): return summary + " (default: \(variable), else \(shown))."
+        case (let variable?, nil): return summary + " (default: \(variable))."
+        case (nil, let shown?): return summary + " (default: \(shown))."
+        case (nil, nil): return summary + "."
+        }
     }
 
     var takesValue: Bool { valueName != nil }
@@ -38,15 +59,9 @@ struct OptionDefinition: Sendable, Equatable {
         names.joined(separator: ", ") + (valueName.map { " <\($0)>" } ?? "")
     }
 
-    /// `--page <n>`: how error messages name the option.
+    /// `--page <n>`: how error messages and usage lines name the option.
     var synopsis: String {
         key + (valueName.map { " <\($0)>" } ?? "")
-    }
-
-    /// `a, b or c`.
-    static func listed(_ words: [String]) -> String {
-        guard let last = words.last, words.count > 1 else { return words.joined() }
-        return words.dropLast().joined(separator: ", ") + " or " + last
     }
 }
 
@@ -55,6 +70,8 @@ struct ArgumentDefinition: Sendable, Equatable {
     let label: String
     let help: String
     var choices: [String] = []
+    /// The usage line shows it in brackets.
+    var optional = false
 
     /// `info | clear`, for a choice of words.
     static func choosing(_ choices: [String], help: String) -> ArgumentDefinition {
@@ -68,19 +85,40 @@ struct Example: Sendable, Equatable {
     let description: String
 }
 
-/// A command as the parser and the help text see it; the root command is
+/// A command as the parser and the help see it; the root command is
 /// `species` itself.
 struct CommandDefinition: Sendable, Equatable {
     /// `species`, or `species list`.
     let path: String
     let abstract: String
-    /// The usage line after `USAGE:`.
-    let usage: String
     var arguments: [ArgumentDefinition] = []
+    /// Its own options, in the order of its usage line and help.
     var options: [OptionDefinition] = []
+    /// Options of which at most one may be given, shown together in the
+    /// usage line: `[--page <n> | --all-pages]`.
+    var exclusive: [[OptionDefinition]] = []
     var examples: [Example] = []
+    /// The root command: a subcommand follows it.
+    var leadsToSubcommands = false
     /// Left out of help, completions and the manual: for the tool's own use.
     var hidden = false
 
     var name: String { path.split(separator: " ").last.map(String.init) ?? path }
+
+    /// What follows the command's path in its usage line, made from its
+    /// arguments and its own options (not `--help`).
+    var usage: String {
+        guard !leadsToSubcommands else { return "<subcommand> [<options>]" }
+        var groups: [String] = []
+        var shown: [OptionDefinition] = []
+        for argument in arguments {
+            groups.append(argument.optional ? "[\(argument.label)]" : argument.label)
+        }
+        for option in options where !option.names.contains("--help") && !shown.contains(option) {
+            let group = exclusive.first { $0.contains(option) } ?? [option]
+            shown += group
+            groups.append("[" + group.map(\.synopsis).joined(separator: " | ") + "]")
+        }
+        return groups.joined(separator: " ")
+    }
 }

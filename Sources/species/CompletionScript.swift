@@ -31,12 +31,12 @@ enum CompletionScript {
     }
 
     private static var valueOptions: [OptionDefinition] {
-        (Commands.global + Commands.visibleSubcommands.flatMap(\.options)).filter(\.takesValue).uniqued()
+        (Options.global + Commands.visibleSubcommands.flatMap(\.options)).filter(\.takesValue).uniqued()
     }
 
     /// The options a subcommand (or the root, "") accepts.
     private static func options(of command: CommandDefinition) -> [String] {
-        let options = command == Commands.root ? command.options : command.options + Commands.global
+        let options = command == Commands.root ? command.options : command.options + Options.global
         return options.flatMap(\.names).filter { $0.hasPrefix("--") }.uniqued()
     }
 
@@ -232,7 +232,7 @@ enum CompletionScript {
             # or species completions fish | source
             function __species_fields
                 set -l head (string replace -r '[^,]*$' '' -- (commandline -ct))
-                for field in \(values(of: Commands.fields)?.joined(separator: " ") ?? "")
+                for field in \(values(of: Options.fields.definition)?.joined(separator: " ") ?? "")
                     echo $head$field
                 end
             end
@@ -243,11 +243,11 @@ enum CompletionScript {
         for command in commands {
             script += "complete -c species -n 'not __fish_seen_subcommand_from \(anyCommand)' -a \(command.name) -d \(fishQuoted(command.abstract))\n"
         }
-        for option in Commands.global + [Commands.help] {
+        for option in Options.global + [Options.help.definition] {
             script += fishOption(option, condition: nil)
         }
         for command in commands {
-            for option in command.options where option != Commands.help {
+            for option in command.options where option != Options.help.definition {
                 script += fishOption(option, condition: "__fish_seen_subcommand_from \(command.name)")
             }
             switch arguments(of: command) {

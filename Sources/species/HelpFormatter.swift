@@ -35,7 +35,7 @@ enum HelpFormatter {
     /// continuation lines aligned after the command's name.
     static func usage(_ command: CommandDefinition, label: String) -> String {
         let head = "\(label) \(command.path)"
-        let groups = splitGroups(String(command.usage.dropFirst(command.path.count)))
+        let groups = splitGroups(command.usage)
         let indent = String(repeating: " ", count: head.count + 1)
         var lines = [head]
         for group in groups {

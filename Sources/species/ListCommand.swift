@@ -41,7 +41,7 @@ struct ListCommand: Sendable, Equatable {
         // write, the one line on stderr is the error.
         context.output.flush()
         if result.count > result.species.count, !result.species.isEmpty, context.output.writeError == nil {
-            var hint = "page \(page) of \(result.pageCount), \(result.count) species" + matching
+            var hint = "page \(page) of \(result.pageCount), \(result.count) species" + SpeciesError.matching(search)
             if page < result.pageCount { hint += "; use --page \(page + 1) or --all-pages" }
             context.diagnostics.note(hint)
         }
@@ -73,11 +73,6 @@ struct ListCommand: Sendable, Equatable {
     }
 
     private var reorders: Bool { order != nil || reversed }
-
-    /// ` matching 'an'`.
-    private var matching: String {
-        search.map { " matching '\(Excerpt.of($0))'" } ?? ""
-    }
 
     /// The species in the format and order asked.
     private func write(_ species: [StarWarsSpecies], to output: any OutputSink) {

@@ -6,27 +6,12 @@ enum ManualPage {
     /// Fixed, so that the page only changes when its text does.
     static let date = "2026-11-21"
 
-    static let environment: [(name: String, meaning: String)] = [
-        ("SWAPI_BASE_URL", "The API root, when --base-url is not given."),
-        ("SWAPI_NO_FALLBACK", "When 1, as --no-fallback."),
-        ("SWAPI_TIMEOUT", "Seconds, when --timeout is not given."),
-        ("SWAPI_MAX_AGE", "Seconds, when --max-age is not given."),
-        ("NO_COLOR", "When set and not empty, no colour under --color auto."),
-        ("TERM", "When dumb, no colour under --color auto, and no progress line."),
-        ("COLUMNS", "The width of the table; else the terminal's, else no limit."),
-        ("XDG_CACHE_HOME", "The cache is $XDG_CACHE_HOME/species/ (an absolute path), else ~/.cache/species/."),
-    ]
-
-    static let exitStatuses: [(status: Int, meaning: String)] = [
-        (0, "Success, also when the cache or the built-in data answered for an API that could not."),
-        (1, "Nothing matched: no such name, id or page, a search with no results, or an ambiguous name."),
-        (64, "Usage error: unknown command or option, missing or malformed argument, a URL that is not a species of the API."),
-        (65, "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link off its host, a loop, a size cap)."),
-        (69, "The API could not be reached, timed out, or answered with an HTTP error, after retries, and nothing could stand in."),
-        (70, "A bug in species."),
-        (74, "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."),
-        (130, "Interrupted (Ctrl-C)."),
-    ]
+    /// The environment variables: the options' own, then the others.
+    static var environment: [(name: String, meaning: String)] {
+        (Options.global + Commands.subcommands.flatMap(\.options)).uniqued().compactMap { option in
+            option.environment.map { ($0, option.takesValue ? "As \(option.key), when it is not given." : "When 1, as \(option.key).") }
+        } + EnvironmentVariables.others
+    }
 
     static func render() -> String {
         var page = Roff()
@@ -57,14 +42,14 @@ enum ManualPage {
                 page.text(Roff.italic(argument.label))
                 page.text(Roff.escape(argument.help))
             }
-            for option in command.options where option != Commands.help {
+            for option in command.options where option != Options.help.definition {
                 page.option(option)
             }
         }
 
         page.section("GLOBAL OPTIONS")
         page.paragraph("Before or after the subcommand; an option wins over its environment variable.")
-        for option in Commands.global + [Commands.help] {
+        for option in Options.global + [Options.help.definition] {
             page.option(option)
         }
 
@@ -82,10 +67,10 @@ enum ManualPage {
 
         page.section("EXIT STATUS")
         page.paragraph("Every failure prints one line starting with error: on stderr.")
-        for (status, meaning) in exitStatuses {
+        for status in ExitStatus.allCases {
             page.request("TP")
-            page.text(Roff.bold(String(status)))
-            page.text(Roff.escape(meaning))
+            page.text(Roff.bold(String(status.rawValue)))
+            page.text(Roff.escape(status.meaning))
         }
 
         page.section("EXAMPLES")
@@ -136,7 +121,7 @@ private struct Roff {
 
     /// `species list [--page <n>] ...`: the command bold, the rest plain.
     mutating func synopsis(_ command: CommandDefinition) {
-        text(Self.bold(command.path) + Self.escape(String(command.usage.dropFirst(command.path.count))))
+        text(Self.bold(command.path) + (command.usage.isEmpty ? "" : " " + Self.escape(command.usage)))
     }
 
     /// `-q, --quiet` or `--page <n>`, then its help, as a tagged paragraph.

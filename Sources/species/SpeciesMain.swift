@@ -27,7 +27,7 @@ enum SpeciesMain {
         // (swift-corelibs-foundation #5469, fixed after 6.3). Nothing of
         // species needs those handlers.
         fflush(nil)
-        _exit(status)
+        _exit(status.rawValue)
     }
 
     /// The certificates OpenSSL's and curl's tools would trust: a bundle in
@@ -40,32 +40,34 @@ enum SpeciesMain {
 
     /// Parses the line, runs the command, and returns the exit status. Every
     /// failure is one `error:` line on stderr.
-    static func run(arguments: [String], environment: [String: String], output: any OutputSink) async -> Int32 {
+    static func run(arguments: [String], environment: [String: String], output: any OutputSink) async -> ExitStatus {
         let invocation: Invocation
         do {
             invocation = try Invocation(arguments: arguments, environment: environment)
         } catch {
             StandardError.write(error.rendered)
-            return ExitStatus.usage
+            return .usage
         }
-        let quiet = StandardErrorDiagnostics()
+        let messages = StandardErrorDiagnostics()
         switch invocation {
         case .help(let text):
-            return await ExitStatus.run({ output.write(text) }, output: output, diagnostics: quiet)
+            return await ExitStatus.run({ output.write(text) }, output: output, diagnostics: messages)
         case .version:
-            return await ExitStatus.run({ output.write("species \(SpeciesRelease.version)\n") }, output: output, diagnostics: quiet)
+            return await ExitStatus.run({ output.write("species \(SpeciesRelease.version)\n") }, output: output, diagnostics: messages)
         case .completions(let shell):
-            return await ExitStatus.run({ output.write(CompletionScript.render(for: shell)) }, output: output, diagnostics: quiet)
+            return await ExitStatus.run({ output.write(CompletionScript.render(for: shell)) }, output: output, diagnostics: messages)
         case .manualPage:
-            return await ExitStatus.run({ output.write(ManualPage.render()) }, output: output, diagnostics: quiet)
+            return await ExitStatus.run({ output.write(ManualPage.render()) }, output: output, diagnostics: messages)
+        case .selfCheck:
+            return await ExitStatus.run({ try await SelfCheckCommand().run(output) }, output: output, diagnostics: messages)
         case .cache(let command):
             do {
                 try command.run(output)
             } catch {
-                quiet.error("cannot clear the cache: cannot remove \(error.path): \(error.reason)")
-                return ExitStatus.ioError
+                messages.error("cannot clear the cache: cannot remove \(error.path): \(error.reason)")
+                return .ioError
             }
-            return await ExitStatus.run({}, output: output, diagnostics: quiet)
+            return await ExitStatus.run({}, output: output, diagnostics: messages)
         case .list(var command, let settings):
             command.terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
             return await run(command.run, settings, terminal: command.terminal, output: output)
@@ -82,7 +84,7 @@ enum SpeciesMain {
     private static func run(
         _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, terminal: Terminal,
         output: any OutputSink
-    ) async -> Int32 {
+    ) async -> ExitStatus {
         let diagnostics = StandardErrorDiagnostics(quiet: settings.quiet, showsProgress: terminal.progress)
         let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
         let context = CommandContext(client: client, output: output, diagnostics: diagnostics)

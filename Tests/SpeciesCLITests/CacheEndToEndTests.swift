@@ -5,20 +5,17 @@ import TestSupport
 /// The cache, the bundled snapshot and --offline, through the binary.
 @Suite("Cache and offline, end to end")
 struct CacheEndToEndTests {
-    let session = FixtureServer.newSession()
+    let server = ServerSession()
     /// A cache folder of this test's own.
     let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-e2e-\(UUID().uuidString)")
 
     private func species(_ arguments: [String], base: Bool = true, environment: [String: String] = [:]) async throws -> ProcessResult {
-        let root = try await FixtureServer.shared.value.root(session: session)
+        let root = try await server.root()
         var environment = environment
         environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? cacheHome.path
         return try await SpeciesBinary.run((base ? ["--base-url", root] : []) + arguments, environment: environment)
     }
 
-    private func requests() async throws -> [String] {
-        try await FixtureServer.shared.value.requests(session: session)
-    }
 
     @Test func aWarmCacheAnswersWithoutTheNetwork() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
@@ -26,12 +23,12 @@ struct CacheEndToEndTests {
         let warm = try await species(["list", "--all-pages", "--json"])
         #expect(cold.status == 0 && warm.status == 0)
         #expect(warm.stdout == cold.stdout)
-        #expect(try await requests().count == 4, "the second run asked nothing")
+        #expect(try await server.requests().count == 4, "the second run asked nothing")
         let show = try await species(["show", "Wookie"])
         let showAgain = try await species(["show", "Wookie"])
         #expect(showAgain.stdout == (try Fixtures.text("golden/show/3.txt")))
         #expect(show.stdout == showAgain.stdout)
-        #expect(try await requests().count == 5)
+        #expect(try await server.requests().count == 5)
     }
 
     @Test func aStaleEntryIsRevalidatedWithItsETag() async throws {
@@ -41,7 +38,7 @@ struct CacheEndToEndTests {
         let revalidated = try await species(["show", "3", "--max-age", "0"])
         #expect(revalidated.status == 0)
         #expect(revalidated.stdout == (try Fixtures.text("golden/show/3.txt")))
-        #expect(try await requests().count == 2)
+        #expect(try await server.requests().count == 2)
         let after = try await species(["cache", "info"], base: false)
         #expect(before.stdout.contains("entries: 1, ") && after.stdout.contains("entries: 1, "))
     }
@@ -50,14 +47,14 @@ struct CacheEndToEndTests {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         _ = try await species(["show", "3"])
         _ = try await species(["show", "3", "--refresh"])
-        #expect(try await requests().count == 2)
+        #expect(try await server.requests().count == 2)
     }
 
     @Test func noCacheNeitherReadsNorWrites() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         _ = try await species(["show", "3", "--no-cache"])
         _ = try await species(["show", "3", "--no-cache"])
-        #expect(try await requests().count == 2)
+        #expect(try await server.requests().count == 2)
         let info = try await species(["cache", "info"], base: false)
         #expect(info.stdout == "directory: \(cacheHome.path)/species\nentries: 0, 0 bytes\n")
     }
@@ -80,7 +77,7 @@ struct CacheEndToEndTests {
         let offline = try await species(["show", "3", "--offline"])
         #expect(offline.status == 0)
         #expect(offline.stderr == "", "the cache answered, not the snapshot")
-        #expect(try await requests().count == 1)
+        #expect(try await server.requests().count == 1)
         let missing = try await species(["show", "7", "--offline"])
         #expect(missing.status == 0)
         #expect(missing.stderr == "offline: answering from the SWAPI data built into species (recorded 2026-11-21)\n")
@@ -122,16 +119,16 @@ struct CacheEndToEndTests {
         let result = try await species(["show", "3"])
         #expect(result.status == 0)
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
-        #expect(try await requests().count == 2)
+        #expect(try await server.requests().count == 2)
         _ = try await species(["show", "3"])
-        #expect(try await requests().count == 2, "the entry was replaced")
+        #expect(try await server.requests().count == 2, "the entry was replaced")
     }
 
     @Test func urlSessionMakesNoFoldersOfItsOwn() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("species-home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let root = try await FixtureServer.shared.value.root(session: session)
+        let root = try await server.root()
         let result = try await SpeciesBinary.run(["--base-url", root, "show", "3"], environment: ["HOME": home.path])
         #expect(result.status == 0)
         let made = FileManager.default.subpaths(atPath: home.path)?.filter { !$0.hasPrefix(".cache/species") } ?? []

@@ -1,5 +1,6 @@
 import SpeciesKit
 import Synchronization
+import TestSupport
 
 @testable import species
 
@@ -21,26 +22,13 @@ final class CapturedOutput: OutputSink {
     func flush() { state.withLock { $0.flushes += 1 } }
 }
 
-/// Collects warnings, notes, errors and progress (its end as "(ended)").
-final class CommandRecorder: CommandDiagnostics {
-    private let state = Mutex((warnings: [String](), notes: [String](), errors: [String](), progress: [String]()))
-
-    var warnings: [String] { state.withLock { $0.warnings } }
-    var notes: [String] { state.withLock { $0.notes } }
-    var errors: [String] { state.withLock { $0.errors } }
-    var progress: [String] { state.withLock { $0.progress } }
-
-    func warning(_ message: String) { state.withLock { $0.warnings.append(message) } }
-    func note(_ message: String) { state.withLock { $0.notes.append(message) } }
-    func error(_ message: String) { state.withLock { $0.errors.append(message) } }
-    func progress(_ message: String) { state.withLock { $0.progress.append(message) } }
-    func progressEnded() { state.withLock { $0.progress.append("(ended)") } }
-}
+/// The test's recorder takes a command's messages too.
+extension RecordingDiagnostics: CommandDiagnostics {}
 
 extension CommandContext {
     /// The context of a command against `transport` at swapi.dev.
     static func stubbed(
-        _ transport: any HTTPTransport, output: CapturedOutput, diagnostics: CommandRecorder,
+        _ transport: any HTTPTransport, output: CapturedOutput, diagnostics: RecordingDiagnostics,
         configure: (inout SpeciesClient.Configuration) -> Void = { _ in }
     ) -> CommandContext {
         CommandContext(

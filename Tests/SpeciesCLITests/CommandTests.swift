@@ -8,7 +8,7 @@ import TestSupport
 @Suite("list and show, in process")
 struct CommandTests {
     let output = CapturedOutput()
-    let diagnostics = CommandRecorder()
+    let diagnostics = RecordingDiagnostics()
 
     private func context(_ transport: StubTransport) -> CommandContext {
         .stubbed(transport, output: output, diagnostics: diagnostics)
@@ -55,7 +55,7 @@ struct CommandTests {
         ])
         for format in [OutputFormat.json, .table, .tsv] {
             let error = await speciesError { try await ListCommand(allPages: true, format: format).run(context(transport)) }
-            #expect(error.map(ExitStatus.of) == 69)
+            #expect(error.map(species.ExitStatus.of) == .unavailable)
         }
         #expect(output.text.isEmpty)
     }
@@ -65,7 +65,7 @@ struct CommandTests {
             "https://swapi.dev/api/species/?page=3": .json(Data("<html>".utf8))
         ])
         let error = await speciesError { try await ListCommand(allPages: true, format: .jsonl).run(context(transport)) }
-        #expect(error.map(ExitStatus.of) == 65)
+        #expect(error.map(species.ExitStatus.of) == .badData)
         #expect(output.text.split(separator: "\n").count == 20)
         #expect(output.flushes == 2)
     }
@@ -77,15 +77,15 @@ struct CommandTests {
         for allPages in [false, true] {
             let error = await speciesError { try await ListCommand(allPages: allPages, search: "zzz", format: format).run(context(transport)) }
             #expect(error == .noResults(search: "zzz"))
-            #expect(error.map(ExitStatus.of) == 1)
+            #expect(error.map(species.ExitStatus.of) == .nothingMatched)
         }
         #expect(output.text == "")
     }
 
     @Test func aPageThatDoesNotExistIsExitOne() async throws {
         let error = await speciesError { try await ListCommand(page: 9).run(context(try StubTransport.recordedSWAPI())) }
-        #expect(error.map(ExitStatus.of) == 1)
-        #expect(error?.message == "page 9 does not exist (https://swapi.dev/api/species/?page=9 answered 404 Not Found)")
+        #expect(error.map(species.ExitStatus.of) == .nothingMatched)
+        #expect(error?.description == "page 9 does not exist (https://swapi.dev/api/species/?page=9 answered 404 Not Found)")
         #expect(output.text.isEmpty)
     }
 
@@ -101,8 +101,8 @@ struct CommandTests {
 
     @Test func aFailedWriteIsExitSeventyFourWithOneErrorLine() async throws {
         let failing = CapturedOutput(failing: "No space left on device")
-        let status = await ExitStatus.run({ failing.write("[]\n") }, output: failing, diagnostics: diagnostics)
-        #expect(status == 74)
+        let status = await species.ExitStatus.run({ failing.write("[]\n") }, output: failing, diagnostics: diagnostics)
+        #expect(status == .ioError)
         #expect(diagnostics.errors == ["cannot write the output: No space left on device"])
     }
 
@@ -114,7 +114,7 @@ struct CommandTests {
         #expect(progress.first == "fetching page 1 of 4…")
         #expect(Set(progress.dropLast()).isSubset(of: (1...4).map { "fetching page \($0) of 4…" }))
         #expect(progress.last == "(ended)")
-        let show = CommandRecorder()
+        let show = RecordingDiagnostics()
         try await ShowCommand(query: .id(3)).run(.stubbed(try StubTransport.recordedSWAPI(), output: output, diagnostics: show))
         #expect(show.progress.prefix(1) == ["looking up species 3…"])
         #expect(show.progress.last == "(ended)")

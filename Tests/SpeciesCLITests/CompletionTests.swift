@@ -114,15 +114,14 @@ struct CompletionTests {
     }
 
     @Test func namesComeFromTheCacheBeforeTheSnapshotAndNeverFromTheNetwork() async throws {
-        let server = try await FixtureServer.shared.value
         // A server whose first page names species 1 with escape sequences.
-        let session = FixtureServer.newSession() + "/fault=escape-name"
-        let root = server.root(session: session)
+        let server = ServerSession()
+        let root = try await server.root(fault: "escape-name")
         let environment = environment.merging(["SWAPI_BASE_URL": root]) { $1 }
         let fromSnapshot = try await SpeciesBinary.run(["__complete-names"], environment: environment)
         #expect(fromSnapshot.status == 0, "\(fromSnapshot)")
         #expect(fromSnapshot.stdout.split(separator: "\n").first == "Human")
-        #expect(try await server.requests(session: session) == [])
+        #expect(try await server.requests(fault: "escape-name") == [])
 
         let listed = try await SpeciesBinary.run(["list", "--all-pages", "-q"], environment: environment)
         #expect(listed.status == 0)
@@ -139,7 +138,7 @@ struct CompletionTests {
             let script = CompletionScript.render(for: shell)
             for command in Commands.visibleSubcommands {
                 #expect(script.contains(command.name))
-                for option in command.options + Commands.global {
+                for option in command.options + Options.global {
                     #expect(script.contains(option.key.dropFirst(2)), "\(shell) lacks \(option.key)")
                 }
             }

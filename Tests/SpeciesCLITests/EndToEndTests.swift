@@ -6,20 +6,11 @@ import TestSupport
 /// serves the recorded SWAPI responses on 127.0.0.1.
 @Suite("species end to end")
 struct EndToEndTests {
-    let session = FixtureServer.newSession()
-
-    private func server() async throws -> FixtureServer {
-        try await FixtureServer.shared.value
-    }
+    let server = ServerSession()
 
     /// Runs `species --base-url <this test's session> arguments...`.
     private func species(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        let root = try await server().root(session: session)
-        return try await SpeciesBinary.run(["--base-url", root] + arguments, environment: environment)
-    }
-
-    private func requests() async throws -> [String] {
-        try await server().requests(session: session)
+        try await SpeciesBinary.run(["--base-url", try await server.root()] + arguments, environment: environment)
     }
 
     /// The recorded species `id`, for its name.
@@ -49,8 +40,8 @@ struct EndToEndTests {
         #expect(result.stdout == (try Fixtures.text("golden/list/all-pages.txt")))
         let names = result.stdout.split(separator: "\n").dropFirst().map { String($0.prefix(14)).trimmingCharacters(in: .whitespaces) }
         #expect(names == (try (1...37).map(Self.recordedName)))
-        let log = try await requests()
-        #expect(Set(log) == Set(["/\(session)/api/species/"] + (2...4).map { "/\(session)/api/species/?page=\($0)" }))
+        let log = try await server.requests()
+        #expect(Set(log) == Set(["/\(server.name)/api/species/"] + (2...4).map { "/\(server.name)/api/species/?page=\($0)" }))
         #expect(log.count == 4)
     }
 
@@ -58,9 +49,8 @@ struct EndToEndTests {
     /// that asked for page 1 alone first would get 504 after 10 s.
     @Test(arguments: ["drf", "tech"])
     func allPagesComeInOneRoundTripColdAndStale(dialect: String) async throws {
-        let gated = "\(session)/gate=4"
-        let root = try await server().root(session: gated, dialect: dialect)
-        let environment = ["XDG_CACHE_HOME": SpeciesBinary.home.appendingPathComponent("cache-\(session)").path]
+        let root = try await server.root(gate: 4, dialect: dialect)
+        let environment = ["XDG_CACHE_HOME": SpeciesBinary.home.appendingPathComponent("cache-\(server.name)").path]
         let expected = try Fixtures.text("golden/list/all-pages.txt")
         // A tech service at an address species has not heard from is first
         // asked in swapi.dev's dialect: one round trip more, once.
@@ -74,7 +64,7 @@ struct EndToEndTests {
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout == expected)
         }
-        let log = try await server().requests(session: "\(gated)/dialect=\(dialect)")
+        let log = try await server.requests(gate: 4, dialect: dialect)
         // drf: cold, then stale. tech: 4 pages in each dialect, then none
         // (a fresh cache), then stale.
         #expect(log.count == (dialect == "drf" ? 8 : 12), "4 pages a round trip: \(log)")
@@ -83,13 +73,12 @@ struct EndToEndTests {
     @Test(arguments: [["--all-pages"], ["--all-pages", "--json"], ["--all-pages", "--jsonl"], ["--search", "an", "--all-pages", "--json"]])
     func serialAndConcurrentPagesPrintTheSame(arguments: [String]) async throws {
         let concurrent = try await species(["list"] + arguments)
-        let serialSession = FixtureServer.newSession()
-        let root = try await server().root(session: serialSession)
-        let serial = try await SpeciesBinary.run(["--base-url", root, "list", "--serial"] + arguments)
+        let serialServer = ServerSession()
+        let serial = try await SpeciesBinary.run(["--base-url", try await serialServer.root(), "list", "--serial"] + arguments)
         #expect(concurrent.status == 0 && serial.status == 0)
-        #expect(concurrent.stdout.replacingOccurrences(of: session, with: serialSession) == serial.stdout)
+        #expect(concurrent.stdout.replacingOccurrences(of: server.name, with: serialServer.name) == serial.stdout)
         #expect(concurrent.stderr == serial.stderr)
-        let log = try await server().requests(session: serialSession)
+        let log = try await serialServer.requests()
         #expect(log == log.sorted { $0.count < $1.count || ($0.count == $1.count && $0 < $1) }, "one page after another")
     }
 
@@ -122,7 +111,7 @@ struct EndToEndTests {
     }
 
     @Test func showByURL() async throws {
-        let root = try await server().root(session: session)
+        let root = try await server.root()
         let result = try await SpeciesBinary.run(["--base-url", root, "show", root + "species/3/"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
@@ -130,7 +119,7 @@ struct EndToEndTests {
 
     @Test func anExactNameTakesOneRequest() async throws {
         _ = try await species(["show", "Wookie"])
-        #expect(try await requests() == ["/\(session)/api/species/?search=Wookie"])
+        #expect(try await server.requests() == ["/\(server.name)/api/species/?search=Wookie"])
     }
 
     @Test func showWookieeSuggestsWookie() async throws {
@@ -175,7 +164,7 @@ struct EndToEndTests {
         let wookie = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(wookie["id"] as? Int == 3)
         #expect(wookie["hair_colors"] as? [String] == ["black", "brown"])
-        let root = try await server().root(session: session)
+        let root = try await server.root()
         #expect(wookie["url"] as? String == root + "species/3/")
     }
 
@@ -198,7 +187,7 @@ struct EndToEndTests {
     }
 
     @Test func theEnvironmentSetsTheBaseURLWithoutATrailingSlash() async throws {
-        var root = try await server().root(session: session)
+        var root = try await server.root()
         root.removeLast()
         let result = try await SpeciesBinary.run(["list", "--page", "4"], environment: ["SWAPI_BASE_URL": root])
         #expect(result.status == 0, "\(result)")

@@ -23,7 +23,7 @@ struct FuzzTests {
     @Test func mutatedResponsesNeverCrashAndExitOnly0Or65() async throws {
         let recorded = try Fixtures.recordedResponses()
         var random = SplitMix64(seed: Self.seed)
-        var statuses: [Int32: Int] = [:]
+        var statuses: [species.ExitStatus: Int] = [:]
         for number in 0..<Self.cases {
             let showing = number % 5 == 4
             let target = showing ? "https://swapi.dev/api/species/3/" : Self.pages[random.below(4)]
@@ -34,20 +34,20 @@ struct FuzzTests {
                 overrides["https://swapi.dev/api/species/"] = .json(mutated)
             }
             let output = CapturedOutput()
-            let diagnostics = CommandRecorder()
+            let diagnostics = RecordingDiagnostics()
             let context = CommandContext.stubbed(
                 try StubTransport.recordedSWAPI(overrides: overrides), output: output, diagnostics: diagnostics)
             let command = showing
                 ? ShowCommand(query: .id(3), json: number % 2 == 0).run
                 : ListCommand(allPages: true, format: Self.formats[number % 3]).run
-            let status = await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
+            let status = await species.ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
             statuses[status, default: 0] += 1
             let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % 3]
-            let problem = Self.problem(status: status, allowed: [0, 65], format: format, output: output.text, diagnostics: diagnostics)
+            let problem = Self.problem(status: status, allowed: [.success, .badData], format: format, output: output.text, diagnostics: diagnostics)
             #expect(problem == nil, "case \(number) of seed \(Self.seed): \(problem ?? "") for \(String(decoding: mutated.prefix(300), as: UTF8.self))")
         }
-        print("fuzzed \(Self.cases) mutated responses (seed \(Self.seed)): \(statuses[0] ?? 0) exit 0, \(statuses[65] ?? 0) exit 65")
-        #expect(statuses.values.reduce(0, +) == Self.cases)
+        print("fuzzed \(Self.cases) mutated responses (seed \(Self.seed)): \(statuses[.success] ?? 0) exit 0, \(statuses[.badData] ?? 0) exit 65")
+        #expect(statuses[.success, default: 0] > 0 && statuses[.badData, default: 0] > 0, "the mutations reach both the answer and the refusal")
     }
 
     /// Recorded bodies under random statuses and headers: numbers past any
@@ -58,14 +58,14 @@ struct FuzzTests {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("species-fuzz-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
         var random = SplitMix64(seed: Self.seed ^ 0x5EED)
-        var statuses: [Int32: Int] = [:]
+        var statuses: [species.ExitStatus: Int] = [:]
         for number in 0..<Self.cases {
             let showing = number % 3 == 2
             let target = showing ? "https://swapi.dev/api/species/3/" : Self.pages[0]
             let body = try #require(recorded[target]?.body)
             let response = HeaderMutation.response(body: body, using: &random)
             let output = CapturedOutput()
-            let diagnostics = CommandRecorder()
+            let diagnostics = RecordingDiagnostics()
             let context = CommandContext.stubbed(
                 try StubTransport.recordedSWAPI(overrides: [target: .response(response), "https://swapi.dev/api/species/": .response(response)]),
                 output: output, diagnostics: diagnostics
@@ -75,23 +75,26 @@ struct FuzzTests {
             }
             let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % 3]
             let command = showing ? ShowCommand(query: .id(3), json: format == .json).run : ListCommand(format: format).run
-            let status = await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
+            let status = await species.ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
             statuses[status, default: 0] += 1
-            let problem = Self.problem(status: status, allowed: [0, 1, 65, 69], format: format, output: output.text, diagnostics: diagnostics)
+            let problem = Self.problem(
+                status: status, allowed: [.success, .nothingMatched, .badData, .unavailable], format: format, output: output.text,
+                diagnostics: diagnostics)
             #expect(problem == nil, "case \(number) of seed \(Self.seed): \(problem ?? "") for \(response.status) \(response.headers)")
         }
-        let counts = statuses.sorted { $0.key < $1.key }.map { "\($0.value) exit \($0.key)" }.joined(separator: ", ")
+        let counts = statuses.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) exit \($0.key.rawValue)" }.joined(separator: ", ")
         print("fuzzed \(Self.cases) statuses and headers (seed \(Self.seed)): \(counts)")
+        #expect(statuses.count == 4, "every outcome allowed is reached: \(counts)")
     }
 
     /// What is wrong with a run, or nil: an exit status not `allowed`, an
     /// error that is not one line, output on a failure, JSON that does not
     /// parse, or text that could fool a terminal.
-    static func problem(status: Int32, allowed: Set<Int32>, format: OutputFormat, output: String, diagnostics: CommandRecorder) -> String? {
-        guard allowed.contains(status) else { return "exit \(status)" }
-        if status != 0 {
+    static func problem(status: species.ExitStatus, allowed: Set<species.ExitStatus>, format: OutputFormat, output: String, diagnostics: RecordingDiagnostics) -> String? {
+        guard allowed.contains(status) else { return "exit \(status.rawValue)" }
+        if status != .success {
             guard diagnostics.errors.count == 1 else { return "errors \(diagnostics.errors)" }
-            guard output.isEmpty || format == .jsonl else { return "output on exit \(status)" }
+            guard output.isEmpty || format == .jsonl else { return "output on exit \(status.rawValue)" }
             return nil
         }
         switch format {

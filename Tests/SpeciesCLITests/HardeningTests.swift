@@ -13,37 +13,30 @@ import Glibc
 /// messages and partial failures.
 @Suite("Hardening")
 struct HardeningTests {
-    let session = FixtureServer.newSession()
-
-    private func root(_ fault: String? = nil) async throws -> String {
-        try await FixtureServer.shared.value.root(session: session + (fault.map { "/fault=\($0)" } ?? ""))
-    }
+    let server = ServerSession()
 
     private func species(_ fault: String?, _ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await SpeciesBinary.run(["--no-fallback", "--base-url", try await root(fault)] + arguments, environment: environment)
+        try await SpeciesBinary.run(["--no-fallback", "--base-url", try await server.root(fault: fault)] + arguments, environment: environment)
     }
 
-    private func requests(_ fault: String) async throws -> [String] {
-        try await FixtureServer.shared.value.requests(session: "\(session)/fault=\(fault)")
-    }
 
     // MARK: 1. Numbers from the network
 
     @Test func aRetryAfterPastAnyRangeFailsAtOnceReadably() async throws {
         let result = try await species("retry-after-huge", ["list"])
-        let root = try await root("retry-after-huge")
+        let root = try await server.root(fault: "retry-after-huge")
         #expect(result.status == 69 && !result.killedBySignal, "\(result)")
         #expect(result.stdout == "")
         #expect(
             result.stderr == "error: \(root)species/ answered HTTP 503 Service Unavailable and asks to wait 31688087 years\n")
-        #expect(try await requests("retry-after-huge").count == 1)
+        #expect(try await server.requests(fault: "retry-after-huge").count == 1)
     }
 
     /// FoundationNetworking converted an announced length of 2^63 - 1 with
     /// a trapping Int64(_:) (Sources/URLSessionFixes/URLSessionFixes.c).
     @Test func aContentLengthPastInt64IsTooLargeNotACrash() async throws {
         let result = try await species("content-length-max", ["list", "--max-response-size", "100000000000"])
-        let root = try await root("content-length-max")
+        let root = try await server.root(fault: "content-length-max")
         #expect(result.status == 65 && !result.killedBySignal, "\(result)")
         #expect(result.stdout == "")
         #expect(result.stderr == "error: \(root)species/: the response is larger than 93.1 GiB (--max-response-size)\n")
@@ -51,7 +44,7 @@ struct HardeningTests {
 
     @Test func aContentLengthUnderARaisedLimitThatIsNeverSentIsACutAnswer() async throws {
         let result = try await species("content-length-huge", ["list", "--max-response-size", "100000000000", "--retries", "0"])
-        let root = try await root("content-length-huge")
+        let root = try await server.root(fault: "content-length-huge")
         #expect(result.status == 69 && !result.killedBySignal, "\(result)")
         #expect(result.stdout == "")
         #expect(
@@ -62,7 +55,7 @@ struct HardeningTests {
     @Test func aOneByteLimitSaysByte() async throws {
         let result = try await species(nil, ["list", "--max-response-size", "1"])
         #expect(result.status == 65)
-        #expect(result.stderr == "error: \(try await root())species/: the response is larger than 1 byte (--max-response-size)\n")
+        #expect(result.stderr == "error: \(try await server.root())species/: the response is larger than 1 byte (--max-response-size)\n")
     }
 
     // MARK: 2. Output that cannot be written
@@ -75,7 +68,7 @@ struct HardeningTests {
         ])
     func aFullDiskIsOneErrorAndStatus74(arguments: [String]) async throws {
         let result = try await ChildProcess.run(
-            SpeciesBinary.url, ["--base-url", try await root()] + arguments, environment: SpeciesBinary.environment(), stdout: "/dev/full")
+            SpeciesBinary.url, ["--base-url", try await server.root()] + arguments, environment: SpeciesBinary.environment(), stdout: "/dev/full")
         #expect(result.status == 74, "\(result)")
         #expect(result.stderr == "error: cannot write the output: No space left on device\n")
     }
@@ -84,7 +77,7 @@ struct HardeningTests {
     func aClosedStdoutIsOneErrorAndStatus74(arguments: [String]) async throws {
         let script = "\"$0\" \"$@\" >&-; echo \"status $?\" >&2"
         let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/bin/bash"), ["-c", script, SpeciesBinary.url.path, "--base-url", try await root()] + arguments,
+            URL(fileURLWithPath: "/bin/bash"), ["-c", script, SpeciesBinary.url.path, "--base-url", try await server.root()] + arguments,
             environment: SpeciesBinary.environment())
         #expect(result.stderr == "error: cannot write the output: Bad file descriptor\nstatus 74\n", "\(result)")
     }
@@ -109,12 +102,12 @@ struct HardeningTests {
     @Test func aRedirectToAnotherPortIsRefusedAndNotCached() async throws {
         let cache = try temporaryCache()
         let result = try await species("redirect-other-port", ["list"], environment: cache.environment)
-        let root = try await root("redirect-other-port")
+        let root = try await server.root(fault: "redirect-other-port")
         #expect(result.status == 65)
         #expect(result.stdout == "")
         let prefix = "error: \(root)species/: it redirects to another origin (http://127.0.0.1:"
         #expect(result.stderr.hasPrefix(prefix) && result.stderr.hasSuffix("/species/); not followed\n"), "\(result)")
-        #expect(!result.stderr.contains("127.0.0.1:\(try await FixtureServer.shared.value.port)/\(session)/fault=redirect-other-port/api/species/)"))
+        #expect(!result.stderr.contains("127.0.0.1:\(try await FixtureServer.shared.value.port)/\(server.name)/fault=redirect-other-port/api/species/)"))
         #expect(try cache.entries().isEmpty)
     }
 
@@ -124,7 +117,7 @@ struct HardeningTests {
         let cache = try temporaryCache()
         let port = try await FixtureServer.shared.value.port
         let secretRoot = { (fault: String?) in
-            "http://reader:s3cr3t-pw@127.0.0.1:\(port)/\(session)/" + (fault.map { "fault=\($0)/" } ?? "") + "api/"
+            "http://reader:s3cr3t-pw@127.0.0.1:\(port)/\(server.name)/" + (fault.map { "fault=\($0)/" } ?? "") + "api/"
         }
         var stderr = ""
         for (fault, arguments) in [("500-once", ["list"]), ("page3-500", ["list", "--all-pages", "--retries", "1"]), (nil, ["show", "3", "--related"])] {
@@ -133,8 +126,8 @@ struct HardeningTests {
             stderr += result.stderr
         }
         #expect(!stderr.contains("s3cr3t") && !stderr.contains("reader"))
-        #expect(stderr.contains("retry 1 of 3 in ") && stderr.contains(": http://***@127.0.0.1:\(port)/\(session)/fault=500-once/api/species/: "))
-        #expect(stderr.contains("error: http://***@127.0.0.1:\(port)/\(session)/fault=page3-500/api/species/?page=3 answered HTTP 500"))
+        #expect(stderr.contains("retry 1 of 3 in ") && stderr.contains(": http://***@127.0.0.1:\(port)/\(server.name)/fault=500-once/api/species/: "))
+        #expect(stderr.contains("error: http://***@127.0.0.1:\(port)/\(server.name)/fault=page3-500/api/species/?page=3 answered HTTP 500"))
 
         let entries = try cache.entries()
         #expect(entries.count >= 3)
@@ -193,11 +186,11 @@ struct HardeningTests {
     // MARK: 8. Messages that say what happened
 
     @Test func anUntrustedCertificateIsSaidSoAndNotRetried() async throws {
-        let server = try await FixtureServer.start(["--tls", TestCertificates.url("untrusted.pem").path])
-        let root = server.root(session: session)
+        let untrusted = try await FixtureServer.start(["--tls", TestCertificates.url("untrusted.pem").path])
+        let root = untrusted.root(session: server.name)
         #expect(root.hasPrefix("https://"))
         let result = try await SpeciesBinary.run(["--no-fallback", "--base-url", root, "list"])
-        await server.stop()
+        await untrusted.stop()
         #expect(result.status == 69)
         #expect(result.stdout == "")
         #expect(
@@ -213,11 +206,11 @@ struct HardeningTests {
     func anOddStatusIsNamed(fault: String, message: String) async throws {
         let result = try await species(fault, ["list"])
         #expect(result.status == 69)
-        #expect(result.stderr == "error: \(try await root(fault))species/ \(message)\n")
+        #expect(result.stderr == "error: \(try await server.root(fault: fault))species/ \(message)\n")
     }
 
     @Test func anUpperCaseSchemeIsAccepted() async throws {
-        let root = try await root()
+        let root = try await server.root()
         let result = try await SpeciesBinary.run(["--base-url", "HTTP" + root.dropFirst(4), "list"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
@@ -264,7 +257,7 @@ struct HardeningTests {
         #expect(result.stdout.hasPrefix(try Fixtures.text("golden/show/3.txt")))
         #expect(result.stdout.contains("\nHomeworld: Kashyyyk\nPeople: unknown (\(reason)), Tarfful\nFilms: Revenge of the Sith, "))
         let warning = try #require(result.stderr.split(separator: "\n").first)
-        #expect(warning.hasPrefix("warning: cannot name person 13: \(try await root(fault))people/13/ "))
+        #expect(warning.hasPrefix("warning: cannot name person 13: \(try await server.root(fault: fault))people/13/ "))
         #expect(result.stderr.split(separator: "\n").count == 1)
 
         let json = try await species(fault, ["show", "3", "--related", "--json", "--retries", "0"])
@@ -285,25 +278,6 @@ struct HardeningTests {
         }
     }
 
-    /// The HTTP helper process of earlier versions could be left hung under
-    /// a memory limit; the one executable starts no other process.
-    @Test func underAMemoryLimitItIsOneProcessAndLeavesNothing() async throws {
-        let root = try await root("hang")
-        let script = "ulimit -v 1000000; exec \"$0\" \"$@\""
-        let process = try ChildProcess.start(
-            URL(fileURLWithPath: "/bin/bash"), ["-c", script, SpeciesBinary.url.path, "--no-fallback", "--base-url", root, "list", "--timeout", "2"],
-            environment: SpeciesBinary.environment())
-        var waited = 0
-        while try await requests("hang").isEmpty, waited < 1000 {
-            try await Task.sleep(nanoseconds: 10_000_000)
-            waited += 1
-        }
-        #expect(try childProcesses(of: process.pid).isEmpty, "while it waits for the server")
-        let result = try await process.result()
-        #expect(result.status == 69, "\(result)")
-        #expect(result.stderr == "error: \(root)species/ timed out: no complete answer within 2 s (--timeout)\n")
-    }
-
     // MARK: Helpers
 
     private struct TemporaryCache {
@@ -318,19 +292,8 @@ struct HardeningTests {
     }
 
     private func temporaryCache() throws -> TemporaryCache {
-        let folder = SpeciesBinary.home.appendingPathComponent("cache-\(session)")
+        let folder = SpeciesBinary.home.appendingPathComponent("cache-\(server.name)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return TemporaryCache(folder: folder)
-    }
-
-    /// The processes whose parent is `pid`, from /proc.
-    private func childProcesses(of pid: Int32) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { name in
-            guard name.allSatisfy(\.isNumber), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                let end = stat.lastIndex(of: ")")
-            else { return false }
-            let fields = stat[stat.index(after: end)...].split(separator: " ")
-            return fields.count > 1 && fields[1] == "\(pid)"
-        }
     }
 }

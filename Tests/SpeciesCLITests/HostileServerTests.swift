@@ -7,36 +7,29 @@ import TestSupport
 /// Tests/Tools/swapi_server.py): exit status, stderr and stdout of each.
 @Suite("Hostile and broken servers")
 struct HostileServerTests {
-    let session = FixtureServer.newSession()
+    let server = ServerSession()
     let pageOneHint = "page 1 of 4, 37 species; use --page 2 or --all-pages\n"
 
-    /// The API root of this test's session, with `fault`.
-    private func root(_ fault: String) async throws -> String {
-        try await FixtureServer.shared.value.root(session: "\(session)/fault=\(fault)")
-    }
 
     /// Without the fallback to the cache, which these servers' failures
     /// would otherwise try first (`ReachTests`).
     private func species(_ fault: String, _ arguments: [String]) async throws -> ProcessResult {
-        try await SpeciesBinary.run(["--no-fallback", "--base-url", try await root(fault)] + arguments)
+        try await SpeciesBinary.run(["--no-fallback", "--base-url", try await server.root(fault: fault)] + arguments)
     }
 
-    private func requests(_ fault: String) async throws -> [String] {
-        try await FixtureServer.shared.value.requests(session: "\(session)/fault=\(fault)")
-    }
 
     // MARK: Retries
 
     @Test func a429WithRetryAfterIsWaitedOutAndRetried() async throws {
         let result = try await species("429-once", ["list"])
-        let root = try await root("429-once")
+        let root = try await server.root(fault: "429-once")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
         #expect(
             result.stderr
                 == "retry 1 of 3 in 1.0 s, as the server asked: \(root)species/: it answered HTTP 429 Too Many Requests\n"
                 + pageOneHint)
-        #expect(try await requests("429-once").count == 2)
+        #expect(try await server.requests(fault: "429-once").count == 2)
     }
 
     @Test func aRetryAfterDateIsHonoured() async throws {
@@ -49,7 +42,7 @@ struct HostileServerTests {
 
     @Test func aRetryAfterOfHoursFailsAtOnceSayingWhen() async throws {
         let result = try await species("429-long", ["list"])
-        let root = try await root("429-long")
+        let root = try await server.root(fault: "429-long")
         #expect(result.status == 69)
         #expect(result.stdout == "")
         #expect(
@@ -57,13 +50,13 @@ struct HostileServerTests {
                 "error: \(root)species/ answered HTTP 429 Too Many Requests and asks to wait 7 h 12 min; try again after "))
         #expect(result.stderr.hasSuffix(" UTC\n"))
         #expect(result.stderr.split(separator: "\n").count == 1)
-        #expect(try await requests("429-long").count == 1)
+        #expect(try await server.requests(fault: "429-long").count == 1)
     }
 
     @Test(arguments: [("500-once", "500 Internal Server Error"), ("503-once", "503 Service Unavailable")])
     func aServerErrorIsRetried(fault: String, status: String) async throws {
         let result = try await species(fault, ["list"])
-        let root = try await root(fault)
+        let root = try await server.root(fault: fault)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
@@ -75,14 +68,14 @@ struct HostileServerTests {
 
     @Test func retriesRunOutWithTheLastAnswer() async throws {
         let result = try await species("503-always", ["list", "--retries", "1"])
-        let root = try await root("503-always")
+        let root = try await server.root(fault: "503-always")
         #expect(result.status == 69)
         #expect(result.stdout == "")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix("retry 1 of 1 in ") == true)
         #expect(lines.last == "error: \(root)species/ answered HTTP 503 Service Unavailable")
-        #expect(try await requests("503-always").count == 2)
+        #expect(try await server.requests(fault: "503-always").count == 2)
     }
 
     @Test func aDroppedConnectionIsRetried() async throws {
@@ -97,7 +90,7 @@ struct HostileServerTests {
 
     @Test(arguments: [("hang", "1"), ("drip", "1.5")])
     func aSilentOrDrippingServerTimesOut(fault: String, timeout: String) async throws {
-        let root = try await root(fault)
+        let root = try await server.root(fault: fault)
         let result = try await SpeciesBinary.run(["--no-fallback", "--base-url", root, "list", "--timeout", timeout])
         #expect(result.status == 69)
         #expect(result.stdout == "")
@@ -108,7 +101,7 @@ struct HostileServerTests {
         // Timeouts are not retried: a retry would be announced on stderr
         // (checked above) and asked again. Under a busy test run the server
         // may not have read the one request before it was given up.
-        let log = try await requests(fault)
+        let log = try await server.requests(fault: fault)
         #expect(log.count <= 1, "\(log)")
     }
 
@@ -116,7 +109,7 @@ struct HostileServerTests {
 
     @Test func htmlUnderStatus200IsNotJSON() async throws {
         let result = try await species("html", ["list"])
-        let root = try await root("html")
+        let root = try await server.root(fault: "html")
         #expect(result.status == 65)
         #expect(result.stdout == "")
         #expect(
@@ -126,7 +119,7 @@ struct HostileServerTests {
 
     @Test func truncatedJSON() async throws {
         let result = try await species("truncated", ["list"])
-        let root = try await root("truncated")
+        let root = try await server.root(fault: "truncated")
         #expect(result.status == 65)
         #expect(result.stdout == "")
         #expect(result.stderr == "error: \(root)species/ did not answer with SWAPI JSON: the body is not valid JSON (it may be cut short)\n")
@@ -134,7 +127,7 @@ struct HostileServerTests {
 
     @Test func wrongTypesBecomeAbsentWithAWarningEach() async throws {
         let result = try await species("wrong-types", ["list", "--all-pages"])
-        let root = try await root("wrong-types")
+        let root = try await server.root(fault: "wrong-types")
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout == """
@@ -176,7 +169,7 @@ struct HostileServerTests {
     // MARK: Pagination and limits
 
     @Test func aNextLoopIsRefused() async throws {
-        let root = try await root("loop")
+        let root = try await server.root(fault: "loop")
         let table = try await species("loop", ["list", "--all-pages"])
         #expect(table.status == 65)
         #expect(table.stdout == "")
@@ -195,7 +188,7 @@ struct HostileServerTests {
         ])
     func aNextLinkOffTheHostIsRefusedUnrequested(fault: String, problem: String) async throws {
         let result = try await species(fault, ["list", "--all-pages"])
-        let root = try await root(fault)
+        let root = try await server.root(fault: fault)
         let port = try await FixtureServer.shared.value.port
         #expect(result.status == 65)
         #expect(result.stdout == "")
@@ -204,14 +197,14 @@ struct HostileServerTests {
                 + problem.replacingOccurrences(of: "PORT", with: "\(port)") + "\n")
         // Pages 2 to 4 were asked for at once, from the API's own pattern;
         // the link itself never was.
-        let log = try await requests(fault)
-        #expect(log.count <= 4 && log.allSatisfy { $0.hasPrefix("/\(session)/fault=\(fault)/api/species/") }, "\(log)")
+        let log = try await server.requests(fault: fault)
+        #expect(log.count <= 4 && log.allSatisfy { $0.hasPrefix("/\(server.name)/fault=\(fault)/api/species/") }, "\(log)")
     }
 
     @Test(arguments: ["oversized", "oversized-declared"])
     func anOversizedResponseIsRefused(fault: String) async throws {
         let result = try await species(fault, ["list", "--max-response-size", "1048576"])
-        let root = try await root(fault)
+        let root = try await server.root(fault: fault)
         #expect(result.status == 65)
         #expect(result.stdout == "")
         #expect(result.stderr == "error: \(root)species/: the response is larger than 1 MiB (--max-response-size)\n")
@@ -219,7 +212,7 @@ struct HostileServerTests {
 
     @Test func aCountThatDisagreesIsAWarning() async throws {
         let result = try await species("count-mismatch", ["list", "--all-pages"])
-        let root = try await root("count-mismatch")
+        let root = try await server.root(fault: "count-mismatch")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/all-pages.txt")))
         #expect(result.stderr == "warning: the API counted 38 species but sent 37, from \(root)species/\n")
@@ -227,7 +220,7 @@ struct HostileServerTests {
 
     @Test func aRedirectToAnotherHostIsRefused() async throws {
         let result = try await species("redirect-off-host", ["list"])
-        let root = try await root("redirect-off-host")
+        let root = try await server.root(fault: "redirect-off-host")
         let port = try await FixtureServer.shared.value.port
         let target = root.replacingOccurrences(of: "127.0.0.1:\(port)", with: "localhost:\(port)") + "species/"
         #expect(result.status == 65)
@@ -236,18 +229,18 @@ struct HostileServerTests {
     }
 
     @Test func aRedirectOnTheSameHostIsFollowed() async throws {
-        let root = try await FixtureServer.shared.value.root(session: session)
+        let root = try await server.root()
         let result = try await SpeciesBinary.run(["--base-url", root, "show", root + "species/3"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
-        let log = try await FixtureServer.shared.value.requests(session: session)
-        #expect(log == ["/\(session)/api/species/3", "/\(session)/api/species/3/"])
+        let log = try await server.requests()
+        #expect(log == ["/\(server.name)/api/species/3", "/\(server.name)/api/species/3/"])
     }
 
     // MARK: Whole results
 
     @Test func aFailedPageLeavesJSONEmptyAndEndsJSONLinesWithTheError() async throws {
-        let root = try await root("page3-500")
+        let root = try await server.root(fault: "page3-500")
         let error = "error: \(root)species/?page=3 answered HTTP 500 Internal Server Error\n"
         for format in ["--json", "--jsonl", "--all-pages"] {
             let arguments = ["list", "--all-pages", "--retries", "0"] + (format == "--all-pages" ? [] : [format])
@@ -262,7 +255,7 @@ struct HostileServerTests {
 
     @Test func ctrlCEndsItAtOnceWithoutAStackTrace() async throws {
         let fault = "hang"
-        let process = try SpeciesBinary.startWithDefaultSignals(["--base-url", try await root(fault), "list", "--timeout", "60"])
+        let process = try SpeciesBinary.startWithDefaultSignals(["--base-url", try await server.root(fault: fault), "list", "--timeout", "60"])
         try await waitForRequests(fault, count: 1)
         process.signal(SIGINT)
         let result = try await process.result()
@@ -272,7 +265,7 @@ struct HostileServerTests {
     }
 
     @Test func aClosedPipeEndsItQuietly() async throws {
-        let root = try await root("big-page")
+        let root = try await server.root(fault: "big-page")
         let script = "\"$0\" --base-url \"$1\" list --jsonl | head -1; echo \"status ${PIPESTATUS[0]}\" >&2"
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/bin/bash"), ["-c", script, SpeciesBinary.url.path, root],
@@ -289,7 +282,7 @@ struct HostileServerTests {
     /// waits a second, that was a second of CPU.
     @Test(arguments: [["show", "3"], ["list", "--all-pages"]])
     func waitingForAnAnswerTakesAlmostNoCPU(arguments: [String]) async throws {
-        let root = try await FixtureServer.shared.value.root(session: "\(session)/delay=1000")
+        let root = try await server.root(delay: 1000)
         let result = try await SpeciesBinary.run(["--no-cache", "--base-url", root] + arguments)
         #expect(result.status == 0, "\(result)")
         #expect(result.seconds >= 1)
@@ -302,7 +295,7 @@ struct HostileServerTests {
     /// that reports nothing.
     @Test func aResponseThatEndsInsideItsHeadersIsAnErrorNotACrash() async throws {
         let result = try await species("half-headers", ["list", "--retries", "0"])
-        let root = try await root("half-headers")
+        let root = try await server.root(fault: "half-headers")
         #expect(result.status == 69 && !result.killedBySignal, "\(result)")
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("error: could not reach \(root)species/: "))
@@ -313,7 +306,7 @@ struct HostileServerTests {
     /// with `fault`; gives up after 10 s.
     private func waitForRequests(_ fault: String, count: Int) async throws {
         for _ in 0..<1000 {
-            if try await requests(fault).count >= count { return }
+            if try await server.requests(fault: fault).count >= count { return }
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         Issue.record("the server never saw \(count) requests")

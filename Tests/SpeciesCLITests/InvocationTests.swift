@@ -44,7 +44,7 @@ struct InvocationTests {
         let arranged = try parse(["list", "--sort", "lifespan", "--reverse", "--format", "tsv", "--fields", "name, average_height,ID"])
         #expect(
             arranged == .list(
-                ListCommand(format: .tsv, order: .lifespan, reversed: true, fields: [.name, .height, .id]), GlobalSettings()))
+                ListCommand(format: .tsv, order: .lifespan, reversed: true, fields: [.name, .averageHeight, .id]), GlobalSettings()))
         #expect(try parse(["list", "--json", "--sort", "name"]) == .list(ListCommand(format: .json, order: .name), GlobalSettings()))
         #expect(try parse(["list", "--format", "table"]) == .list(ListCommand(), GlobalSettings()))
         #expect(try parse(["list", "--format", "json"]) == .list(ListCommand(format: .json), GlobalSettings()))
@@ -123,15 +123,15 @@ struct InvocationTests {
             (["frobnicate"], "unknown subcommand 'frobnicate'", "species"),
             (["list", "--al-pages"], "unknown option '--al-pages'; did you mean '--all-pages'?", "species list"),
             (["list", "--sort", "mass"], "invalid value 'mass' for '--sort <key>': expected name, height or lifespan", "species list"),
-            (["list", "--format", "csv"], "invalid value 'csv' for '--format <format>': expected table, tsv, json or jsonl", "species list"),
+            (["list", "--format", "csv"], "invalid value 'csv' for '--format <format>': expected table, tsv, json or jsonl; did you mean 'tsv'?", "species list"),
             (["list", "--json", "--format", "tsv"], "'--format' and '--json' cannot be used together", "species list"),
             (["list", "--jsonl", "--fields", "name"], "'--fields' picks the columns of a table or TSV; '--jsonl' prints every field", "species list"),
             (["list", "--format", "json", "--fields", "name"], "'--fields' picks the columns of a table or TSV; '--format' prints every field", "species list"),
-            (["list", "--fields", "name,mass"], "invalid value 'mass' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, created, edited or url", "species list"),
-            (["list", "--fields", "name,"], "invalid value '' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, created, edited or url", "species list"),
+            (["list", "--fields", "name,mass"], "invalid value 'mass' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url", "species list"),
+            (["list", "--fields", "name,"], "invalid value '' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url", "species list"),
             (["list", "--color", "sometimes"], "invalid value 'sometimes' for '--color <when>': expected auto, always or never", "species list"),
             (["completions"], "missing argument 'bash | zsh | fish'", "species completions"),
-            (["completions", "tcsh"], "unknown argument 'tcsh': expected 'bash', 'zsh' or 'fish'", "species completions"),
+            (["completions", "tcsh"], "unknown argument 'tcsh': expected 'bash', 'zsh' or 'fish'; did you mean 'bash'?", "species completions"),
             (["help", "lsit"], "unknown subcommand 'lsit'; did you mean 'list'?", "species help"),
             (["--foo", "list"], "unknown option '--foo'", "species list"),
             (["list", "--page"], "missing value for '--page <n>'", "species list"),

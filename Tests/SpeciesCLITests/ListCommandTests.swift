@@ -8,7 +8,7 @@ import TestSupport
 @Suite("Sorting through list, in every format")
 struct SortedListTests {
     let output = CapturedOutput()
-    let diagnostics = CommandRecorder()
+    let diagnostics = RecordingDiagnostics()
 
     private func run(_ command: ListCommand) async throws {
         try await command.run(.stubbed(try StubTransport.recordedSWAPI(), output: output, diagnostics: diagnostics))
@@ -36,7 +36,7 @@ struct SortedListTests {
     }
 
     @Test func byLifespanAsTSVWithChosenFields() async throws {
-        try await run(ListCommand(format: .tsv, order: .lifespan, fields: [.name, .lifespan]))
+        try await run(ListCommand(format: .tsv, order: .lifespan, fields: [.name, .averageLifespan]))
         #expect(
             output.text == """
                 name\tlifespan

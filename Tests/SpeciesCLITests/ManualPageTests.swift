@@ -27,10 +27,10 @@ struct ManualPageTests {
     @Test func itSaysWhatHelpSays() {
         let page = Self.plain(ManualPage.render())
         for command in Commands.visibleSubcommands + [Commands.root] {
-            #expect(page.contains(command.usage), "\(command.path)")
+            #expect(page.contains(command.path + (command.usage.isEmpty ? "" : " " + command.usage)), "\(command.path)")
             // The root's abstract is the NAME line, "species - browse ...".
             #expect(page.contains(command == Commands.root ? "species - browse the species of" : command.abstract))
-            for option in command.options + Commands.global {
+            for option in command.options + Options.global {
                 #expect(page.contains(option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? "")))
                 #expect(page.contains("\n" + option.help + "\n"), "\(option.key)")
             }
@@ -51,7 +51,7 @@ struct ManualPageTests {
             guard line.hasPrefix("| ") else { return nil }
             return Int(line.dropFirst(2).prefix { $0 != " " })
         }
-        #expect(statuses == ManualPage.exitStatuses.map(\.status))
+        #expect(statuses == species.ExitStatus.allCases.map { Int($0.rawValue) })
     }
 
     @Test(.enabled(if: groff != nil, "groff is not installed"))

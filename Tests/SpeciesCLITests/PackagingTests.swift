@@ -51,7 +51,7 @@ struct PackagingTests {
             swift, ["swift", "build", "--package-path", package.path], environment: SpeciesBinary.environment(), timeout: 540)
         try #require(build.status == 0, "\(build)")
 
-        let root = try await FixtureServer.shared.value.root(session: FixtureServer.newSession())
+        let root = try await ServerSession().root()
         let listed = try await SpeciesBinary.run(["--base-url", root, "list", "--all-pages", "--json"])
         let piped = package.appendingPathComponent("species.json")
         try Data(listed.stdout.utf8).write(to: piped)

@@ -9,23 +9,17 @@ private let canUnshare = FileManager.default.isExecutableFile(atPath: "/usr/bin/
 /// it cannot be reached.
 @Suite("Every dialect, and no network")
 struct ReachTests {
-    let session = FixtureServer.newSession()
+    let server = ServerSession()
     /// A cache of this test's own.
     let cacheHome = SpeciesBinary.home.appendingPathComponent("reach-\(UUID().uuidString)")
 
-    private func root(_ dialect: String) async throws -> String {
-        try await FixtureServer.shared.value.root(session: session, dialect: dialect == "drf" ? nil : dialect)
-    }
 
     private func species(_ arguments: [String], dialect: String = "drf", environment: [String: String] = [:]) async throws -> ProcessResult {
         try await SpeciesBinary.run(
-            ["--base-url", try await root(dialect)] + arguments,
+            ["--base-url", try await server.root(dialect: dialect)] + arguments,
             environment: ["XDG_CACHE_HOME": cacheHome.path].merging(environment) { $1 })
     }
 
-    private func requests(_ dialect: String) async throws -> [String] {
-        try await FixtureServer.shared.value.requests(session: dialect == "drf" ? session : "\(session)/dialect=\(dialect)")
-    }
 
     private static func objects(_ json: String) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
@@ -88,12 +82,18 @@ struct ReachTests {
     func fewRequestsOnFirstContact(dialect: String) async throws {
         let result = try await species(["list", "--all-pages", "--serial", "--json"], dialect: dialect)
         #expect(try Self.objects(result.stdout).count == 37)
-        let log = try await requests(dialect)
+        let log = try await server.requests(dialect: dialect)
         // swapi.tech: the first answer shows the dialect, then one request a page.
         #expect(log.count == (dialect == "tech" ? 5 : 1), "\(log)")
         #expect(log.dropFirst().allSatisfy { $0.contains("limit=10&expanded=true") })
         _ = try await species(["list", "--all-pages", "--max-age", "0"], dialect: dialect)
-        #expect(try await requests(dialect).count == (dialect == "tech" ? 9 : 2), "the dialect is remembered")
+        #expect(try await server.requests(dialect: dialect).count == (dialect == "tech" ? 9 : 2), "the dialect is remembered")
+        // As a record of its own, which is no cached answer.
+        let files = try FileManager.default.contentsOfDirectory(atPath: cacheHome.appendingPathComponent("species").path)
+        let answers = files.filter { $0.hasSuffix(".entry") }.count
+        #expect(files.filter { $0.hasSuffix(".record") }.count == 1)
+        let info = try await SpeciesBinary.run(["cache", "info"], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        #expect(info.stdout.contains("\nentries: \(answers), "), "\(info.stdout)")
     }
 
     @Test(
@@ -123,19 +123,19 @@ struct ReachTests {
         "show takes only a species URL of the API's own origin",
         arguments: ["planets/1/", "people/1/", "films/1/", "", "species/", "planets/1/species/3/"])
     func onlySpeciesURLs(path: String) async throws {
-        let root = try await root("drf")
+        let root = try await server.root(dialect: "drf")
         let result = try await SpeciesBinary.run(["--base-url", root, "show", root + path])
         #expect(result.status == 64)
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("error: '\(root + path)' is not a species URL of this API (expected \(root)species/<id>/)\n"))
-        #expect(try await requests("drf").isEmpty)
+        #expect(try await server.requests(dialect: "drf").isEmpty)
         let other = try await SpeciesBinary.run(["--base-url", root, "show", "https://swapi.dev/api/species/3/"])
         #expect(other.status == 64)
     }
 
     @Test(arguments: ["drf", "tech", "info"])
     func aSpeciesURLInTheDialectsFormIsShown(dialect: String) async throws {
-        let root = try await root(dialect)
+        let root = try await server.root(dialect: dialect)
         let url = root + (dialect == "drf" ? "species/3/" : "species/3")
         let result = try await SpeciesBinary.run(["--base-url", root, "show", url], environment: ["XDG_CACHE_HOME": cacheHome.path])
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")), "\(result)")
@@ -148,7 +148,7 @@ struct ReachTests {
             for format in [[], ["--json"]] {
                 let online = try await species(["show", String(id), "--related"] + format)
                 let offline = try await SpeciesBinary.run(
-                    ["--base-url", try await root("drf"), "--offline", "--no-cache", "show", String(id), "--related"] + format)
+                    ["--base-url", try await server.root(dialect: "drf"), "--offline", "--no-cache", "show", String(id), "--related"] + format)
                 #expect(online.status == 0 && offline.status == 0)
                 #expect(offline.stdout == online.stdout, "species \(id) \(format)")
                 #expect(!online.stdout.contains("not available offline"))
@@ -157,11 +157,11 @@ struct ReachTests {
     }
 
     @Test func aCachedServerThatStoppedStillAnswersFromTheCache() async throws {
-        let server = try await FixtureServer.start()
-        let root = server.root(session: session)
+        let stopping = try await FixtureServer.start()
+        let root = stopping.root(session: server.name)
         let environment = ["XDG_CACHE_HOME": cacheHome.path]
         let online = try await SpeciesBinary.run(["--base-url", root, "list", "--all-pages", "--json"], environment: environment)
-        await server.stop()
+        await stopping.stop()
         let result = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "list", "--all-pages", "--json"], environment: environment)
         #expect(result.status == 0, "\(result)")
         #expect(try Self.objects(result.stdout).count == 37)

@@ -13,35 +13,11 @@ import Glibc
 /// are run.
 @Suite("No crash on the real path")
 struct RealPathTests {
-    let session = FixtureServer.newSession()
+    let server = ServerSession()
+    let https = ServerSession(on: FixtureServer.sharedHTTPS)
 
-    enum Build: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case debug, installed
-        var testDescription: String { rawValue }
-
-        func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-            switch self {
-            case .debug: try await SpeciesBinary.run(arguments, environment: environment)
-            case .installed: try await InstalledSpecies.run(arguments, environment: environment)
-            }
-        }
-
-        var url: URL {
-            get async throws {
-                switch self {
-                case .debug: SpeciesBinary.url
-                case .installed: try await InstalledSpecies.url.value
-                }
-            }
-        }
-    }
-
-    private func root(_ fault: String? = nil) async throws -> String {
-        try await FixtureServer.shared.value.root(session: session + (fault.map { "/fault=\($0)" } ?? ""))
-    }
-
-    private func species(_ fault: String?, _ arguments: [String], build: Build = .debug, environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await build.run(["--no-fallback", "--no-cache", "--base-url", try await root(fault)] + arguments, environment: environment)
+    private func species(_ fault: String?, _ arguments: [String], build: SpeciesBuild = .debug, environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await build.run(["--no-fallback", "--no-cache", "--base-url", try await server.root(fault: fault)] + arguments, environment: environment)
     }
 
     // MARK: 1. Crashes
@@ -49,8 +25,8 @@ struct RealPathTests {
     /// FoundationNetworking traps when a redirect decision is answered
     /// after its task was cancelled; a walk cancels its other pages when
     /// one fails. It trapped 19 runs in 20.
-    @Test(arguments: Build.allCases, ["redirect-other-port", "redirect-later-pages"])
-    func aRedirectElsewhereDuringAWalkIsRefusedNeverATrap(build: Build, fault: String) async throws {
+    @Test(arguments: SpeciesBuild.allCases, ["redirect-other-port", "redirect-later-pages"])
+    func aRedirectElsewhereDuringAWalkIsRefusedNeverATrap(build: SpeciesBuild, fault: String) async throws {
         for _ in 0..<10 {
             let result = try await species(fault, ["list", "--all-pages"], build: build)
             #expect(result.status == 65 && !result.killedBySignal, "\(result)")
@@ -60,9 +36,9 @@ struct RealPathTests {
         }
     }
 
-    @Test(arguments: Build.allCases)
-    func overHTTPSEveryPageArrives(build: Build) async throws {
-        let root = try await FixtureServer.sharedHTTPS.value.root(session: session)
+    @Test(arguments: SpeciesBuild.allCases)
+    func overHTTPSEveryPageArrives(build: SpeciesBuild) async throws {
+        let root = try await https.root()
         let result = try await build.run(["--no-cache", "--base-url", root, "list", "--all-pages", "--json"], environment: TestCertificates.trusted)
         #expect(result.status == 0, "\(result)")
         let species = try JSONDecoder().decode([StarWarsSpecies].self, from: Data(result.stdout.utf8))
@@ -72,10 +48,10 @@ struct RealPathTests {
     /// OpenSSL's cleanup, one of C's exit handlers, raced FoundationNetworking's
     /// own at exit (swift-corelibs-foundation #5469): SIGSEGV after whole
     /// output, about one HTTPS run in 400. species runs no exit handlers.
-    @Test(arguments: Build.allCases)
-    func noExitHandlerRunsAtExit(build: Build) async throws {
+    @Test(arguments: SpeciesBuild.allCases)
+    func noExitHandlerRunsAtExit(build: SpeciesBuild) async throws {
         let library = try Self.exitHandlerLibrary()
-        let root = try await FixtureServer.sharedHTTPS.value.root(session: session)
+        let root = try await https.root()
         for arguments in [["--version"], ["--no-cache", "--base-url", root, "list", "--all-pages"], ["--no-fallback", "--base-url", "http://127.0.0.1:\(ClosedPort.find())/api/", "list"]] {
             let result = try await build.run(arguments, environment: TestCertificates.trusted.merging(["LD_PRELOAD": library.path]) { $1 })
             #expect(!result.killedBySignal, "\(result)")
@@ -106,12 +82,12 @@ struct RealPathTests {
 
     /// 20,000 header lines took FoundationNetworking 9 s, past any --timeout:
     /// the transfer stops at the 501st.
-    @Test(arguments: Build.allCases)
-    func aLongHeaderBlockIsRefusedAtOnce(build: Build) async throws {
+    @Test(arguments: SpeciesBuild.allCases)
+    func aLongHeaderBlockIsRefusedAtOnce(build: SpeciesBuild) async throws {
         for arguments in [["list"], ["list", "--all-pages"]] {
             let result = try await species("many-headers", arguments, build: build)
             #expect(result.status == 65 && !result.killedBySignal, "\(result)")
-            #expect(result.stderr == "error: \(try await root("many-headers"))species/: the response has more than 500 header lines\n")
+            #expect(result.stderr == "error: \(try await server.root(fault: "many-headers"))species/: the response has more than 500 header lines\n")
         }
     }
 
@@ -120,7 +96,7 @@ struct RealPathTests {
         #expect(result.status == 65, "\(result)")
         #expect(result.stdout == "")
         #expect(
-            result.stderr == "error: \(try await root("empty-objects"))species/: it holds more than 2184533 JSON values; larger answers are refused (--max-response-size)\n")
+            result.stderr == "error: \(try await server.root(fault: "empty-objects"))species/: it holds more than 2184533 JSON values (--max-response-size)\n")
     }
 
     @Test func aPageNumberAtTheEndOfIntIsNotATrap() async throws {
@@ -133,9 +109,9 @@ struct RealPathTests {
     /// the limit: 100 MiB of zeros took every offline run 11 s, and 1 GiB
     /// more memory than a limit of 1 GB allows.
     @Test func aHugeCorruptCacheEntryIsNoEntry() async throws {
-        let cache = SpeciesBinary.home.appendingPathComponent("cache-\(session)")
+        let cache = SpeciesBinary.home.appendingPathComponent("cache-\(server.name)")
         let environment = SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path])
-        let online = try await ChildProcess.run(SpeciesBinary.url, ["--base-url", try await root(), "list"], environment: environment)
+        let online = try await ChildProcess.run(SpeciesBinary.url, ["--base-url", try await server.root(), "list"], environment: environment)
         #expect(online.status == 0)
         let folder = cache.appendingPathComponent("species")
         let entries = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
@@ -149,7 +125,7 @@ struct RealPathTests {
         let limited = "ulimit -v 1000000; exec \"$0\" \"$@\""
         for arguments in [["list", "--offline"], ["cache", "info"]] {
             let result = try await ChildProcess.run(
-                URL(fileURLWithPath: "/bin/bash"), ["-c", limited, SpeciesBinary.url.path, "--base-url", try await root()] + arguments,
+                URL(fileURLWithPath: "/bin/bash"), ["-c", limited, SpeciesBinary.url.path, "--base-url", try await server.root()] + arguments,
                 environment: environment)
             #expect(result.status == 0 && !result.killedBySignal, "\(result)")
             if arguments[0] == "list" {
@@ -165,10 +141,10 @@ struct RealPathTests {
     /// most temporary files of its own, readable by their owner only, which
     /// the next write and `cache clear` remove.
     @Test func aWriterKilledAnywhereLeavesOnlyItsOwnTemporaryFiles() async throws {
-        let cache = SpeciesBinary.home.appendingPathComponent("killed-\(session)")
+        let cache = SpeciesBinary.home.appendingPathComponent("killed-\(server.name)")
         let folder = cache.appendingPathComponent("species")
         let environment = SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path])
-        let root = try await root("huge-page")
+        let root = try await server.root(fault: "huge-page")
         for delay in [0.2, 0.5, 0.8, 1.1, 1.4, 1.7] {
             let process = try ChildProcess.start(SpeciesBinary.url, ["--base-url", root, "list", "--jsonl"], environment: environment)
             try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
@@ -181,7 +157,7 @@ struct RealPathTests {
             let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(name)")
         }
-        let next = try await SpeciesBinary.run(["--base-url", try await self.root(), "list"], environment: ["XDG_CACHE_HOME": cache.path])
+        let next = try await SpeciesBinary.run(["--base-url", try await server.root(), "list"], environment: ["XDG_CACHE_HOME": cache.path])
         #expect(next.status == 0)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).allSatisfy { !$0.hasSuffix(".tmp") })
         let clear = try await SpeciesBinary.run(["cache", "clear"], environment: ["XDG_CACHE_HOME": cache.path])
@@ -196,12 +172,12 @@ struct RealPathTests {
         guard try await Self.canMount() else {
             return withKnownIssue("needs root and unshare(1) to mount a file system of its own") { throw CancellationError() }
         }
-        let cache = SpeciesBinary.home.appendingPathComponent("mounted-\(session)-\(options)")
+        let cache = SpeciesBinary.home.appendingPathComponent("mounted-\(server.name)-\(options)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         let script = "mount -t tmpfs -o \"$1\" tmpfs \"$2\" && shift 2 && exec \"$@\""
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/unshare"),
-            ["-m", "/bin/sh", "-c", script, "sh", options, cache.path, SpeciesBinary.url.path, "--base-url", try await root("huge-page"), "list", "--format", "tsv"],
+            ["-m", "/bin/sh", "-c", script, "sh", options, cache.path, SpeciesBinary.url.path, "--base-url", try await server.root(fault: "huge-page"), "list", "--format", "tsv"],
             environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path]))
         #expect(result.status == 0, "\(result)")
         let place = cache.appendingPathComponent("species").path
@@ -223,7 +199,7 @@ struct RealPathTests {
         #expect(result.status == 65, "\(result)")
         #expect(result.stdout == "")
         // Which page comes in the other form depends on the order the pages arrive.
-        #expect(result.stderr.hasPrefix("error: \(try await root(fault))species"))
+        #expect(result.stderr.hasPrefix("error: \(try await server.root(fault: fault))species"))
         #expect(result.stderr.contains(" did not answer with SWAPI JSON: it answers in swapi."))
         #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.count < 400)
         #expect(!result.stderr.contains("internal error"))
@@ -253,7 +229,7 @@ struct RealPathTests {
         let names = result.stdout.split(separator: "\n").dropFirst()
         #expect(Set(names).count == names.count && names.count > 30)
         #expect(result.stderr.split(separator: "\n").count == 1)
-        #expect(result.stderr.hasPrefix("warning: the pages of \(try await root("shifting"))species/ changed while they were read: "))
+        #expect(result.stderr.hasPrefix("warning: the pages of \(try await server.root(fault: "shifting"))species/ changed while they were read: "))
     }
 
     // MARK: 11-15. Messages and leftovers

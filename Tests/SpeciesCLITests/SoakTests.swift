@@ -12,7 +12,7 @@ struct SoakTests {
     @Test(.timeLimit(.minutes(60)))
     func httpsRunsOfEveryPageEndWithoutASignal() async throws {
         let runs = soakRuns ?? 0
-        let root = try await FixtureServer.sharedHTTPS.value.root(session: FixtureServer.newSession())
+        let root = try await ServerSession(on: FixtureServer.sharedHTTPS).root()
         let species = try await InstalledSpecies.url.value
         let expected = try Fixtures.text("golden/list/all-pages.txt")
         let outcomes = try await withThrowingTaskGroup(of: String.self, returning: [String: Int].self) { group in

@@ -9,15 +9,13 @@ private let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/s
 /// where the same commands must print plain text with no escape sequences.
 @Suite("species at a terminal", .enabled(if: hasScript, "needs script(1) from util-linux"))
 struct TerminalEndToEndTests {
-    /// A server that waits 400 ms before each answer, past the 300 ms after
-    /// which progress shows.
-    static let slowServer = Task { try await FixtureServer.start(["--latency-ms", "400"]) }
-
-    let session = FixtureServer.newSession()
+    /// Answers that come 1.5 s late, well after the 300 ms at which progress
+    /// shows, even on a busy machine.
+    let server = ServerSession()
     static let escape = "\u{1B}"
 
     private func root(slow: Bool = false) async throws -> String {
-        try await (slow ? Self.slowServer : FixtureServer.shared).value.root(session: session)
+        try await server.root(delay: slow ? 1500 : nil)
     }
 
     private static func quoted(_ word: String) -> String {

@@ -330,7 +330,7 @@ struct FetcherTests {
         let network = ScriptedTransport([.response(HTTPResponse(status: 304, body: Data()))])
         let error = await speciesError { _ = try await get(fetcher(network, nil)) }
         #expect(error == .httpStatus(304, url: url))
-        #expect(error?.message == "https://swapi.dev/api/species/3/ answered 304 Not Modified to a request that asked for no revalidation")
+        #expect(error?.description == "https://swapi.dev/api/species/3/ answered 304 Not Modified to a request that asked for no revalidation")
     }
 
     @Test func noCacheAsksTheNetworkEveryTime() async throws {
@@ -346,7 +346,7 @@ struct FetcherTests {
             let error = await speciesError { _ = try await get(offline) }
             #expect(error == .notCached(url: url))
             try cached(cache, age: 1_000_000)
-            let answers = CacheAnswers()
+            let answers = CacheAge()
             #expect(try await get(offline.cacheOnly(telling: answers)) == "Wookie")
             #expect(answers.oldest == now.addingTimeInterval(-1_000_000))
             #expect(network.requests.isEmpty)

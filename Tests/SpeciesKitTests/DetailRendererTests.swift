@@ -119,8 +119,8 @@ struct DetailRendererTests {
 @Suite("List table")
 struct SpeciesTableTests {
     @Test func alignsColumnsAndRightAlignsHeight() throws {
-        let page = try Decode.page(Fixtures.data("swapi/species-page-1.json"))
-        let table = SpeciesTable.render(Array(page.results.prefix(3)))
+        let page = try listing(Fixtures.data("swapi/species-page-1.json"))
+        let table = SpeciesTable.render(Array(page.species.prefix(3)))
         #expect(
             table == """
                 NAME    CLASSIFICATION  DESIGNATION  HEIGHT  LIFESPAN    LANGUAGE
@@ -141,7 +141,7 @@ struct SpeciesTableTests {
     }
 
     @Test func theRecordedPageMatchesItsGoldenFile() throws {
-        let page = try Decode.page(Fixtures.data("swapi/species-page-1.json"))
-        #expect(SpeciesTable.render(page.results) == (try Fixtures.text("golden/list/page-1.txt")))
+        let page = try listing(Fixtures.data("swapi/species-page-1.json"))
+        #expect(SpeciesTable.render(page.species) == (try Fixtures.text("golden/list/page-1.txt")))
     }
 }

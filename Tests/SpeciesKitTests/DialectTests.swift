@@ -8,8 +8,8 @@ import TestSupport
 struct DialectTests {
     let root = APIRoot("http://127.0.0.1:9/api/")!
 
-    private func listing(_ json: String) throws -> ListingPage {
-        try JSONDecoder().decode(ListingPage.self, from: Data(json.utf8))
+    private func listing(_ json: String) throws -> ListingBody {
+        try JSONDecoder().decode(ListingBody.self, from: Data(json.utf8))
     }
 
     @Test func eachDialectAsksInItsOwnForm() {
@@ -38,7 +38,7 @@ struct DialectTests {
     }
 
     @Test func aDRFPage() throws {
-        let page = try JSONDecoder().decode(ListingPage.self, from: Fixtures.data("swapi/species-page-2.json"))
+        let page = try JSONDecoder().decode(ListingBody.self, from: Fixtures.data("swapi/species-page-2.json"))
         #expect(page.dialect == .drf && page.count == 37 && page.species.count == 10 && page.expanded)
         #expect(page.next == "https://swapi.dev/api/species/?page=3")
     }
@@ -166,14 +166,13 @@ struct FallbackTests {
         let down = FunctionTransport { throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused") }
         let error = await speciesError { _ = try await client(down, root: "http://127.0.0.1:9/api/", cache: cache()).allSpecies() }
         #expect(
-            error?.message == "could not reach http://127.0.0.1:9/api/species/: connection refused; the cache holds no answer "
-                + "from 127.0.0.1:9 (--offline answers from the SWAPI data built into species)")
+            error?.description == "could not reach http://127.0.0.1:9/api/species/: connection refused; the cache holds no answer from 127.0.0.1:9")
     }
 
     @Test func noFallbackMeansTheError() async throws {
         let down = FunctionTransport { throw TransportError(.unknownHost, url: $0.url, detail: "unknown host") }
         let error = await speciesError { _ = try await client(down, cache: cache(), fallback: false).allSpecies() }
-        #expect(error?.message == "could not reach https://swapi.dev/api/species/: unknown host")
+        #expect(error?.description == "could not reach https://swapi.dev/api/species/: unknown host")
     }
 
     @Test func whatAFailedAPIHandedOverIsNotHandedOverTwice() async throws {
@@ -234,5 +233,28 @@ struct FallbackTests {
             error == .invalidResponse(
                 url: URL(string: "https://swapi.dev/api/species?page=1&limit=10&expanded=true")!,
                 problem: "it answers in swapi.dev's form, where an answer before was in swapi.tech's"))
+    }
+}
+
+@Suite("Links")
+struct ResourceReferenceTests {
+    @Test(
+        "the last number of a link's path, and the kind before it",
+        arguments: [
+            ("https://swapi.dev/api/species/3/", ResourceReference(.species, 3) as ResourceReference?, 3 as Int?),
+            ("https://www.swapi.tech/api/people/66", ResourceReference(.people, 66), 66),
+            ("https://swapi.info/api/planets/9.json", ResourceReference(.planets, 9), 9),
+            ("http://127.0.0.1:8000/api/films/7/?format=json#top", ResourceReference(.films, 7), 7),
+            ("people/13/", ResourceReference(.people, 13), 13),
+            ("https://swapi.dev/api/species/3/extra/", ResourceReference(.species, 3), 3),
+            ("https://www.swapi.tech/api/planets/null", nil, nil),
+            ("https://swapi.dev/api/vehicles/4/", nil, 4),
+            ("https://swapi.dev:443/api/species/", nil, nil),
+            ("https://swapi.dev", nil, nil), ("", nil, nil), ("/", nil, nil), ("3", nil, 3), (".json", nil, nil),
+            ("https://swapi.dev/api/species/99999999999999999999/", nil, nil),
+        ])
+    func parse(link: String, reference: ResourceReference?, number: Int?) {
+        #expect(ResourceReference(link) == reference)
+        #expect(ResourceReference.number(in: link) == number)
     }
 }

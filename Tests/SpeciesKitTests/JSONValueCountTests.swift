@@ -40,9 +40,7 @@ struct JSONValueCountTests {
         let client = SpeciesClient.stubbed(FunctionTransport { _ in HTTPResponse(status: 200, body: body) })
         let error = await speciesError { _ = try await client.page() }
         #expect(
-            error == .refused(
-                url: URL(string: "https://swapi.dev/api/species/")!,
-                problem: "it holds more than 2184533 JSON values; larger answers are refused (--max-response-size)"))
+            error == .tooLarge(url: URL(string: "https://swapi.dev/api/species/")!, problem: "it holds more than 2184533 JSON values"))
     }
 
     @Test func aListOfMoreThan200000SpeciesIsRefusedBeforeItsElementsAreDecoded() async throws {

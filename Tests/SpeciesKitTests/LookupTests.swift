@@ -58,7 +58,7 @@ struct LookupTests {
         ])
         let error = await failure("wookiee", transport)
         #expect(error == .noSuchName("wookiee", suggestions: ["Wookie"]))
-        #expect(error?.message == "no species is named 'wookiee'; did you mean 'Wookie'?")
+        #expect(error?.description == "no species is named 'wookiee'; did you mean 'Wookie'?")
         #expect(transport.requests.count == 5)
     }
 

@@ -36,10 +36,10 @@ struct StarWarsSpeciesTests {
     @Test func decodesEveryRecordedPage() throws {
         var names: [String] = []
         for number in 1...4 {
-            let page = try Decode.page(Fixtures.data("swapi/species-page-\(number).json"))
+            let page = try listing(Fixtures.data("swapi/species-page-\(number).json"))
             #expect(page.count == 37)
             #expect(page.issues.isEmpty)
-            names += page.results.compactMap(\.name)
+            names += page.species.compactMap(\.name)
         }
         #expect(names.count == 37)
         #expect(names.prefix(3) == ["Human", "Droid", "Wookie"])
@@ -117,8 +117,8 @@ struct StarWarsSpeciesTests {
     }
 
     @Test func wrongTypesBecomeAbsentAndAreReportedBesideTheValue() throws {
-        let page = try Decode.page(Fixtures.data("bad/wrong-types.json"))
-        let wookie = page.results[0]
+        let page = try listing(Fixtures.data("bad/wrong-types.json"))
+        let wookie = page.species[0]
         #expect(wookie.name == "Wookie")
         #expect(wookie.classification == nil && wookie.averageHeight == nil && wookie.eyeColors == nil)
         #expect(wookie.averageLifespan == nil && wookie.homeworld == nil)
@@ -134,7 +134,7 @@ struct StarWarsSpeciesTests {
                 + ["species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent",
                    "species 'Wookie': field 'edited' has the wrong JSON type; treated as absent",
                    "species at https://swapi.dev/api/species/1/: field 'name' has the wrong JSON type; treated as absent"])
-        let unnamed = page.results[1]
+        let unnamed = page.species[1]
         #expect(unnamed.name == nil)
         #expect(unnamed.id == 1)
         #expect(unnamed.averageHeight == 180)
@@ -195,6 +195,17 @@ struct CodableTests {
         #expect(try JSONDecoder().decode([StarWarsSpecies].self, from: data) == species)
     }
 
+    /// The encoder and `--json` write the same object, but for the order of
+    /// the keys (and the escapes `--json` adds for a terminal's sake).
+    @Test func jsonEncoderAndTheJSONWriterAgree() throws {
+        let species = try #require(Self.recorded)
+        var written = Data()
+        SpeciesJSON.writeArray(species) { written.append(contentsOf: $0) }
+        let fromWriter = try #require(try JSONSerialization.jsonObject(with: written) as? NSArray)
+        let fromEncoder = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(species)) as? NSArray)
+        #expect(fromWriter == fromEncoder)
+    }
+
     @Test func speciesGoInASetByValue() throws {
         let species = try #require(Self.recorded)
         let doubled = Set(species + species)
@@ -214,19 +225,19 @@ struct CodableTests {
 @Suite("A page of species")
 struct SpeciesPageTests {
     @Test func oneBadElementDoesNotSinkThePage() throws {
-        let page = try Decode.page(Fixtures.data("bad/results-with-a-number.json"))
-        #expect(page.results.map(\.name) == ["Wookie"])
+        let page = try listing(Fixtures.data("bad/results-with-a-number.json"))
+        #expect(page.species.map(\.name) == ["Wookie"])
         #expect(page.issues.map(\.description) == ["results[1] is not a species object; skipped"])
     }
 
     @Test func countAndPreviousOfTheWrongTypeAreAbsent() throws {
-        let page = try Decode.page(Data(#"{"count":"37","previous":5,"next":null,"results":[]}"#.utf8))
-        #expect(page.count == nil && page.previous == nil && page.results.isEmpty)
+        let page = try listing(Data(#"{"count":"37","previous":5,"next":null,"results":[]}"#.utf8))
+        #expect(page.count == nil && page.previous == nil && page.species.isEmpty)
     }
 
-    @Test(arguments: [#"{"count":1,"next":null}"#, #"{"next":null,"results":{}}"#, #"{"next":7,"results":[]}"#, "[]"])
+    @Test(arguments: [#"{"count":1,"next":null}"#, #"{"next":null,"results":{}}"#, #"{"next":7,"results":[]}"#])
     func aPageWithoutItsResultsOrNextDoesNotDecode(json: String) {
-        #expect(throws: DecodingError.self) { _ = try Decode.page(Data(json.utf8)) }
+        #expect(throws: DecodingError.self) { _ = try listing(Data(json.utf8)) }
     }
 }
 

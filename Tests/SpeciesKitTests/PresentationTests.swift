@@ -63,7 +63,7 @@ struct FittedTableTests {
         #expect(DisplayWidth.of("日本語") == 6)
         #expect(DisplayWidth.of("e\u{301}") == 1)
         #expect(DisplayWidth.truncate("日本語", to: 5) == "日本…")
-        let table = SpeciesTable.render([StarWarsSpecies(name: "日本語"), human], fields: [.name, .height])
+        let table = SpeciesTable.render([StarWarsSpecies(name: "日本語"), human], fields: [.name, .averageHeight])
         #expect(table == "NAME    HEIGHT\n日本語       -\nHuman      180\n")
     }
 
@@ -74,12 +74,12 @@ struct FittedTableTests {
         #expect(DisplayWidth.of("❤️") == 2)
         #expect(DisplayWidth.of("❤") == 1)
         #expect(DisplayWidth.of("👩‍🚀") == 2)
-        let table = SpeciesTable.render([StarWarsSpecies(name: "🚀❤️"), human], fields: [.name, .height])
+        let table = SpeciesTable.render([StarWarsSpecies(name: "🚀❤️"), human], fields: [.name, .averageHeight])
         #expect(table == "NAME   HEIGHT\n🚀❤️        -\nHuman     180\n")
     }
 
     @Test func numbersAreNeverCut() {
-        let table = SpeciesTable.render([hutt], fields: [.name, .height, .id], width: 8)
+        let table = SpeciesTable.render([hutt], fields: [.name, .averageHeight, .id], width: 8)
         #expect(table == "NAME  HEIGHT  ID\nHutt     300   5\n")
     }
 
@@ -89,7 +89,7 @@ struct FittedTableTests {
     }
 
     @Test func colourMakesTheHeaderBoldAndAbsentValuesDim() {
-        let table = SpeciesTable.render([droid], fields: [.name, .height], color: true)
+        let table = SpeciesTable.render([droid], fields: [.name, .averageHeight], color: true)
         #expect(table == "\u{1B}[1mNAME\u{1B}[0m   \u{1B}[1mHEIGHT\u{1B}[0m\nDroid       \u{1B}[2m-\u{1B}[0m\n")
     }
 
@@ -103,7 +103,7 @@ struct FittedTableTests {
 struct SpeciesTSVTests {
     @Test func aHeaderOfFieldNamesThenOneLineASpecies() {
         #expect(
-            SpeciesTSV.render([human, droid], fields: [.id, .name, .height, .skinColors]) == """
+            SpeciesTSV.render([human, droid], fields: [.id, .name, .averageHeight, .skinColors]) == """
                 id\tname\theight\tskin_colors
                 1\tHuman\t180\t
                 2\tDroid\t\t
@@ -154,10 +154,10 @@ struct SpeciesOrderTests {
     }
 
     @Test func fieldsByTheirNameOrJSONKey() {
-        #expect(SpeciesField(named: "average_height") == .height)
-        #expect(SpeciesField(named: "Average_Lifespan") == .lifespan)
+        #expect(SpeciesField(named: "average_height") == .averageHeight)
+        #expect(SpeciesField(named: "Average_Lifespan") == .averageLifespan)
         #expect(SpeciesField(named: "eye_colors") == .eyeColors)
         #expect(SpeciesField(named: "mass") == nil)
-        #expect(SpeciesField.skinColors.header == "SKIN COLORS")
+        #expect(SpeciesField.skinColors.title == "SKIN COLORS")
     }
 }

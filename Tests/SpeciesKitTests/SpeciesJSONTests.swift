@@ -127,10 +127,10 @@ struct SpeciesJSONTests {
     }
 
     @Test func linesHoldOneCompactObjectEach() throws {
-        let page = try Decode.page(Fixtures.data("swapi/species-page-1.json"))
-        let lines = lines(page.results).split(separator: "\n")
+        let page = try listing(Fixtures.data("swapi/species-page-1.json"))
+        let lines = lines(page.species).split(separator: "\n")
         #expect(lines.count == 10)
         let names = try lines.map { try object(String($0))["name"] as? String }
-        #expect(names == page.results.map(\.name))
+        #expect(names == page.species.map(\.name))
     }
 }

@@ -11,9 +11,6 @@ public enum Decode {
         try species(Data(json.utf8))
     }
 
-    public static func page(_ data: Data) throws -> SpeciesPage {
-        try JSONDecoder().decode(SpeciesPage.self, from: data)
-    }
 }
 
 extension SpeciesClient {

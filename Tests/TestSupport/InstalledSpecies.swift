@@ -30,3 +30,24 @@ public enum InstalledSpecies {
         try await ChildProcess.run(try await url.value, arguments, environment: SpeciesBinary.environment(extra))
     }
 }
+
+/// The two builds of species that end-to-end tests run where their paths
+/// differ: the debug build beside the tests, and the installed one.
+public enum SpeciesBuild: String, CaseIterable, Sendable, CustomStringConvertible {
+    case debug, installed
+
+    public var description: String { rawValue }
+
+    public var url: URL {
+        get async throws {
+            switch self {
+            case .debug: SpeciesBinary.url
+            case .installed: try await InstalledSpecies.url.value
+            }
+        }
+    }
+
+    public func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await ChildProcess.run(try await url, arguments, environment: SpeciesBinary.environment(environment))
+    }
+}

@@ -1,19 +1,23 @@
 import SpeciesKit
 import Synchronization
 
-/// Collects warnings, notes and progress.
+/// Collects warnings, notes, errors and progress (its end as "(ended)"),
+/// for the client and for a command alike.
 public final class RecordingDiagnostics: Diagnostics {
-    private let state = Mutex((warnings: [String](), notes: [String](), progress: [String]()))
+    private let state = Mutex((warnings: [String](), notes: [String](), errors: [String](), progress: [String]()))
 
     public init() {}
 
     public var warnings: [String] { state.withLock { $0.warnings } }
     public var notes: [String] { state.withLock { $0.notes } }
+    public var errors: [String] { state.withLock { $0.errors } }
     public var progress: [String] { state.withLock { $0.progress } }
 
     public func warning(_ message: String) { state.withLock { $0.warnings.append(message) } }
     public func note(_ message: String) { state.withLock { $0.notes.append(message) } }
+    public func error(_ message: String) { state.withLock { $0.errors.append(message) } }
     public func progress(_ message: String) { state.withLock { $0.progress.append(message) } }
+    public func progressEnded() { state.withLock { $0.progress.append("(ended)") } }
 }
 
 /// A list that closures running anywhere can append to.

@@ -93,3 +93,41 @@ public final class RoundTripGate: HTTPTransport {
         released.forEach { $0.resume() }
     }
 }
+
+/// Holds requests until `width` of them wait together, then lets them and
+/// every later one go on to `base`, and counts how many were ever in flight
+/// at once. A client that asks for `width` at once passes; one that never
+/// does waits until its test's time limit. Requests that `passes` lets
+/// through never wait (page 1, which a walk awaits before it asks for more).
+public final class FirstRoundBarrier: HTTPTransport {
+    private let base: any HTTPTransport
+    private let width: Int
+    private let passes: @Sendable (URL) -> Bool
+    private let state = Mutex((held: [CheckedContinuation<Void, Never>](), open: false, inFlight: 0, mostInFlight: 0))
+
+    public init(_ base: any HTTPTransport, width: Int, passes: @escaping @Sendable (URL) -> Bool = { _ in false }) {
+        self.base = base
+        self.width = width
+        self.passes = passes
+    }
+
+    public var mostInFlight: Int { state.withLock { $0.mostInFlight } }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        await withCheckedContinuation { continuation in
+            let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.inFlight += 1
+                state.mostInFlight = max(state.mostInFlight, state.inFlight)
+                guard !state.open, !passes(request.url) else { return [continuation] }
+                state.held.append(continuation)
+                guard state.held.count == width else { return [] }
+                state.open = true
+                defer { state.held = [] }
+                return state.held
+            }
+            released.forEach { $0.resume() }
+        }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        return try await base.send(request)
+    }
+}

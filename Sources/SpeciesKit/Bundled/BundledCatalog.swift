@@ -6,8 +6,6 @@ import Foundation
 /// the API root: pages of 10 in id order, swapi.dev's search, every species,
 /// and the names of every planet, person and film they link to.
 struct BundledCatalog: Sendable {
-    static let pageSize = 10
-
     /// The data set, decoded once.
     private static let data: DataSet? = try? JSONDecoder().decode(DataSet.self, from: Data(BundledData.json.utf8))
 
@@ -18,16 +16,11 @@ struct BundledCatalog: Sendable {
     /// The form of the URLs it writes: the API's dialect's.
     let dialect: Dialect
 
-    func page(_ number: Int, search: String?) throws(SpeciesError) -> SpeciesClient.Page {
-        let matches = species(matching: search)
-        let pages = max(1, matches.count.dividedRoundingUp(by: Self.pageSize))
-        guard number <= pages else {
-            throw .notInBundledData(what: "page \(number)" + RemoteCatalog.matching(search))
+    func page(_ number: Int, search: String?) throws(SpeciesError) -> SpeciesPage {
+        guard let page = SpeciesPage(slicing: species(matching: search), page: number) else {
+            throw .notInBundledData(what: "page \(number)" + (search == nil ? "" : " of the species" + SpeciesError.matching(search)))
         }
-        let first = (number - 1) * Self.pageSize
-        return SpeciesClient.Page(
-            number: number, count: matches.count, pageCount: pages,
-            species: Array(matches[first..<min(first + Self.pageSize, matches.count)]))
+        return page
     }
 
     /// How many pages the species matching `search` fill: SWAPI's own
@@ -35,7 +28,7 @@ struct BundledCatalog: Sendable {
     static func pageCount(matching search: String?) -> Int {
         let terms = SearchTerms(search ?? "")
         let matches = (data?.species ?? []).count { terms.matches($0.name) }
-        return max(1, matches.dividedRoundingUp(by: pageSize))
+        return max(1, matches.dividedRoundingUp(by: SpeciesPage.size))
     }
 
     /// Every species whose name matches `search` (all of them without one).

@@ -1,34 +1,9 @@
 import Foundation
 import Synchronization
 
-/// How the client uses its cache of responses.
-public struct CachePolicy: Sendable, Equatable {
-    public enum Mode: Sendable, Equatable {
-        /// A fresh entry is the answer; a stale one is revalidated.
-        case normal
-        /// Every entry is revalidated (`--refresh`).
-        case refresh
-        /// The cache only, whatever the age of its entries (`--offline`).
-        case offline
-    }
-
-    public static let defaultMaxAge = 86_400.0
-
-    /// Nil: no cache at all (`--no-cache`).
-    public var directory: URL?
-    /// Seconds during which an entry is the answer without asking the server.
-    public var maxAge: Double
-    public var mode: Mode
-
-    public init(directory: URL?, maxAge: Double = defaultMaxAge, mode: Mode = .normal) {
-        self.directory = directory
-        self.maxAge = maxAge
-        self.mode = mode
-    }
-}
-
-/// When the oldest of the cache's answers was fetched.
-final class CacheAnswers: Sendable {
+/// When the oldest of the answers read from the cache was fetched: how old
+/// an answer that stood in for the API is.
+final class CacheAge: Sendable {
     private let oldestFetched = Mutex<Date?>(nil)
 
     var oldest: Date? { oldestFetched.withLock { $0 } }
@@ -58,14 +33,14 @@ struct Fetcher: Sendable {
     var valueLimits = JSONValueCount(maxSize: URLSessionTransport.defaultMaxResponseSize)
     var now: @Sendable () -> Date = Date.init
     /// Told when each answer from the cache was fetched.
-    var cacheAnswers: CacheAnswers?
+    var cacheAge: CacheAge?
 
     /// The same, answering from the cache alone, whatever its age, and
-    /// telling `answers` how old each answer is.
-    func cacheOnly(telling answers: CacheAnswers) -> Fetcher {
+    /// telling `age` how old each answer is.
+    func cacheOnly(telling age: CacheAge) -> Fetcher {
         var fetcher = self
         fetcher.mode = .offline
-        fetcher.cacheAnswers = answers
+        fetcher.cacheAge = age
         return fetcher
     }
 
@@ -80,7 +55,7 @@ struct Fetcher: Sendable {
             if cached == nil { entry = nil }
         }
         if let entry, let cached, mode == .offline || (mode == .normal && isFresh(entry)) {
-            cacheAnswers?.fetched(entry.fetched)
+            cacheAge?.fetched(entry.fetched)
             return cached
         }
         if mode == .offline {
@@ -117,7 +92,7 @@ struct Fetcher: Sendable {
     /// values than the limits (`JSONValueCount`).
     private func decode<Value>(_ body: Data, _ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value) throws(SpeciesError) -> Value {
         if let excess = valueLimits.excess(in: body) {
-            throw .refused(url: url, problem: "it holds \(excess); larger answers are refused (--max-response-size)")
+            throw .tooLarge(url: url, problem: "it holds \(excess)")
         }
         return try read(body, url)
     }
@@ -141,7 +116,7 @@ struct Fetcher: Sendable {
     private static func failure(_ error: TransportError) -> SpeciesError {
         switch error.kind {
         case .tooLarge:
-            .refused(url: error.url, problem: error.detail + " (--max-response-size)")
+            .tooLarge(url: error.url, problem: error.detail)
         case .redirectRefused:
             .redirected(url: error.url, problem: error.detail)
         case .tooManyHeaders:

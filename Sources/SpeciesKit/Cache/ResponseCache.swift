@@ -53,6 +53,10 @@ package struct ResponseCache: Sendable {
 
     private static let magic = "species-cache 1\n"
     private static let suffix = ".entry"
+    /// What species remembers of a service (its dialect, that it answered)
+    /// is a record: a file of the same form, the value as its body, that is
+    /// no entry (`cache info` counts entries).
+    private static let recordSuffix = ".record"
     /// A header longer than this is no entry's: it holds a URL and two
     /// validators.
     static let maxHeaderSize = 64 * 1024
@@ -82,20 +86,37 @@ package struct ResponseCache: Sendable {
     }
 
     package func read(_ url: URL) -> Entry? {
-        let key = Self.key(url)
-        guard let file = EntryFile(path: file(for: key).path, maxBodySize: maxBodySize), let header = file.header,
+        read(Self.key(url), suffix: Self.suffix)
+    }
+
+    /// Writes `entry` whole, or not at all.
+    package func write(_ entry: Entry) throws(Failure) {
+        try write(entry, suffix: Self.suffix)
+    }
+
+    /// The value remembered as `key`, and when.
+    package func record(_ key: String) -> (value: String, written: Date)? {
+        read(key, suffix: Self.recordSuffix).map { (String(decoding: $0.body, as: UTF8.self), $0.fetched) }
+    }
+
+    /// Remembers `value` as `key`.
+    package func remember(_ value: String, as key: String) throws(Failure) {
+        try write(Entry(url: key, fetched: Date(), body: Data(value.utf8)), suffix: Self.recordSuffix)
+    }
+
+    private func read(_ key: String, suffix: String) -> Entry? {
+        guard let file = EntryFile(path: file(for: key, suffix: suffix).path, maxBodySize: maxBodySize), let header = file.header,
             header.url == key
         else { return nil }
         return file.entry(header)
     }
 
-    /// Writes `entry` whole, or not at all.
-    package func write(_ entry: Entry) throws(Failure) {
+    private func write(_ entry: Entry, suffix: String) throws(Failure) {
         let header = Self.header(of: entry)
         guard header.count <= Self.maxHeaderSize, entry.body.count <= maxBodySize else { return }
         try makeDirectory()
         removeAbandonedFiles()
-        let target = file(for: entry.url)
+        let target = file(for: entry.url, suffix: suffix)
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(path: directory.path, reason: Self.systemError()) }
@@ -125,9 +146,9 @@ package struct ResponseCache: Sendable {
         return summary
     }
 
-    /// Removes every entry, and temporary files left by interrupted writes:
-    /// regular files of the cache's own names only. A file another process
-    /// removed first is removed already.
+    /// Removes every entry and record, and temporary files left by
+    /// interrupted writes: regular files of the cache's own names only. A
+    /// file another process removed first is removed already.
     package func clear() throws(Failure) -> Summary {
         let removed = summary()
         for file in ownFiles() where unlink(file.path) != 0 && errno != ENOENT {
@@ -157,8 +178,8 @@ package struct ResponseCache: Sendable {
         }
     }
 
-    /// Regular files named as entries (`<16 hex digits>.entry`) or as their
-    /// temporary files (`.<entry>.<pid>.<n>.tmp`).
+    /// Regular files named as entries (`<16 hex digits>.entry`), records
+    /// (`.record`) or their temporary files (`.<name>.<pid>.<n>.tmp`).
     private func ownFiles() -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter(Self.isOwnName).map { directory.appendingPathComponent($0) }.filter { file in
@@ -168,24 +189,25 @@ package struct ResponseCache: Sendable {
     }
 
     private static func isOwnName(_ name: String) -> Bool {
-        let entry = { (text: Substring) in
-            text.count == 16 + suffix.count && text.hasSuffix(suffix) && text.prefix(16).allSatisfy(\.isHexDigit)
+        let own = { (text: Substring) in
+            [suffix, recordSuffix].contains { text.count == 16 + $0.count && text.hasSuffix($0) } && text.prefix(16).allSatisfy(\.isHexDigit)
         }
         if name.hasPrefix("."), name.hasSuffix(".tmp") {
-            return name.dropFirst().split(separator: ".").count == 5 && entry(name.dropFirst().prefix(16 + suffix.count))
+            let parts = name.dropFirst().split(separator: ".")
+            return parts.count == 5 && own(parts[0] + "." + parts[1])
         }
-        return entry(Substring(name))
+        return own(Substring(name))
     }
 
-    /// The entry's file: a 64-bit FNV-1a hash of the URL. The URL is kept in
-    /// the entry too, so that a collision reads as a miss.
-    private func file(for key: String) -> URL {
+    /// The file of an entry or record: a 64-bit FNV-1a hash of its key. The
+    /// key is kept in the file too, so that a collision reads as a miss.
+    private func file(for key: String, suffix: String = Self.suffix) -> URL {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in key.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
         }
         let name = String(hash, radix: 16)
-        return directory.appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + Self.suffix)
+        return directory.appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + suffix)
     }
 
     /// The text before an entry's body, ending in a blank line.

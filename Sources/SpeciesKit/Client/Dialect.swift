@@ -32,16 +32,13 @@ enum Dialect: String, Sendable, CaseIterable {
         }
     }
 
-    /// Species on a page, where the client pages a list itself.
-    static let pageSize = 10
-
     /// The request for page `page` of the species. On swapi.tech, a search
     /// is asked another way (`search(_:)`), and swapi.info has one answer,
     /// every species, for any page.
     func listingURL(_ root: APIRoot, page: Int, search: String?) -> URL {
         switch self {
         case .drf: root.endpoint("species/", query: (search.map { [("search", $0)] } ?? []) + (page == 1 ? [] : [("page", String(page))]))
-        case .tech: root.endpoint("species", query: [("page", String(page)), ("limit", String(Self.pageSize)), ("expanded", "true")])
+        case .tech: root.endpoint("species", query: [("page", String(page)), ("limit", String(SpeciesPage.size)), ("expanded", "true")])
         case .info: root.endpoint("species/", query: [])
         }
     }
@@ -52,7 +49,8 @@ enum Dialect: String, Sendable, CaseIterable {
     func techSearchURL(_ root: APIRoot, terms: SearchTerms) -> URL? {
         guard let term = terms.terms.max(by: { $0.count < $1.count }) else { return nil }
         let escaped = term.unicodeScalars.map { #"\^$.|?*+()[]{}/-"#.unicodeScalars.contains($0) ? "\\\($0)" : String($0) }.joined()
-        return root.endpoint("species", query: [("name", escaped)])
+        // swapi.tech filters by the field the parameter is named after.
+        return root.endpoint("species", query: [(SpeciesField.name.key, escaped)])
     }
 
     /// A resource, in the form the dialect writes its URLs.

@@ -2,40 +2,35 @@ import Foundation
 
 /// Fetches every page of a listing and hands each over in API order.
 ///
-/// Pages come from `pageURL(k)` for the number of pages `expectedPages`
-/// says, at most `concurrency` at once, and then as many as page 1's
+/// The pages come from `pageURL(k)`: as many as `expectedPages` says at
+/// once (at most `concurrency` in flight), and then as many as page 1's
 /// `count` says. Each page is handed over only once the page before links
 /// to it with its `next` and it links back with its `previous`, so the
-/// chain is the server's own. Where a `next` link does not have the form of
+/// chain is the server's own. Where a link does not have the form of
 /// `pageURL`, the rest is followed one link at a time, and so is everything
-/// when `concurrency` is 1. A page after the last one is never handed
-/// over, and its answer (a 404, or swapi.tech's repeat of the last page)
-/// does not matter.
+/// when `concurrency` is 1. A page after the last one is never handed over,
+/// and its answer (a 404, or swapi.tech's repeat of the last page) does not
+/// matter. A species that comes a second time (the pages changed while they
+/// were read) is handed over once.
 struct PageWalk {
     let root: APIRoot
     let diagnostics: any Diagnostics
-    /// Page 1 of the listing.
-    let first: URL
     /// The URL of page `k`, in the form of the server's own links.
     let pageURL: @Sendable (Int) -> URL
     /// How many pages to ask for before page 1 has said how many there are.
     let expectedPages: Int
     let concurrency: Int
     /// Fetches and reads one page.
-    let listing: @Sendable (URL) async throws -> ListingPage
+    let listing: @Sendable (URL) async throws -> ListingBody
 
-    /// The species received, how many page 1 counted, and how many came
-    /// a second time (the pages changed while they were read).
+    /// The species handed over, how many page 1 counted, and how many came
+    /// a second time.
     struct Summary {
         var received = 0
         var counted: Int?
         var repeated = 0
         /// Each species handed over: its URL, else its name.
         private var seen: Set<String> = []
-
-        init(counted: Int? = nil) {
-            self.counted = counted
-        }
 
         /// The species of a page not handed over before, counted.
         mutating func fresh(_ species: [StarWarsSpecies]) -> [StarWarsSpecies] {
@@ -47,69 +42,48 @@ struct PageWalk {
     }
 
     func run(_ deliver: ([StarWarsSpecies]) async throws -> Void) async throws -> Summary {
-        var arrived: [Int: Result<ListingPage, any Error>] = [:]
+        var summary = Summary()
+        var requests = PageRequests(walk: self, wanted: expectedPages)
         if expectedPages <= 1 {
             // One page expected, as an answer from the cache or a search
             // usually is: asked here, and when it is the only one, handed
             // over without a task group (and the threads that run one).
             diagnostics.progress("fetching page 1…")
-            let page = try await listing(first)
-            guard page.next != nil else {
-                var summary = Summary(counted: page.count)
-                try await deliver(summary.fresh(page.species))
+            let first = try await listing(pageURL(1))
+            guard first.next != nil else {
+                summary.counted = first.count
+                try await deliver(summary.fresh(first.species))
                 return summary
             }
-            arrived[1] = .success(page)
+            requests.hold(first, as: 1)
         }
-        return try await withThrowingTaskGroup(of: PageFetch.self, returning: Summary.self) { group in
+        return try await withThrowingTaskGroup(of: PageRequests.Arrival.self, returning: Summary.self) { group in
             defer { group.cancelAll() }
-            var summary = Summary()
-            var started = arrived.count
-            var inFlight = 0
-            var wanted = max(1, expectedPages)
-            var previous: (url: URL, page: ListingPage)?
-            var delivered: Set<String> = []
-            var number = 1
-            while true {
-                let url = number == 1 ? first : pageURL(number)
-                if arrived[number] == nil {
-                    diagnostics.progress("fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
-                }
-                while arrived[number] == nil {
-                    while started < wanted, inFlight < concurrency {
-                        started += 1
-                        inFlight += 1
-                        let page = started
-                        let target = page == 1 ? first : pageURL(page)
-                        group.addTask { PageFetch(number: page, result: await .capturing { try await listing(target) }) }
-                    }
-                    guard let done = try await group.next() else { break }
-                    arrived[done.number] = done.result
-                    inFlight -= 1
-                }
-                guard let result = arrived.removeValue(forKey: number) else { break }
-                let page = try result.mapError { error in Self.blame(error, on: previous?.url) }.get()
-                if let previous, !links(page.previous, from: url, to: number - 1) {
+            var visited: Set<String> = []
+            var before: (url: URL, page: ListingBody)?
+            for number in 1... {
+                let url = pageURL(number)
+                let page = try await requests.page(number, in: &group).mapError { Self.blame($0, on: before?.url) }.get()
+                if let before, !links(page.previous, from: url, to: number - 1) {
                     // The server's chain is not the pattern's: from the page
                     // before, follow `next` itself.
-                    return try await followLinks(after: previous, visited: delivered, summary, deliver)
+                    return try await followLinks(after: before, visited: visited, summary, deliver)
                 }
                 if number == 1 {
                     summary.counted = page.count
-                    wanted = max(wanted, Self.pageCount(of: page))
+                    requests.want(Self.pageCount(of: page))
                 }
                 try await deliver(summary.fresh(page.species))
-                delivered.insert(url.absoluteString)
+                visited.insert(url.absoluteString)
                 guard let next = page.next else { return summary }
                 guard links(next, from: url, to: number + 1) else {
-                    return try await followLinks(after: (url, page), visited: delivered, summary, deliver)
+                    return try await followLinks(after: (url, page), visited: visited, summary, deliver)
                 }
                 guard number < RemoteCatalog.maxPages else {
                     throw SpeciesError.refused(url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
                 }
-                wanted = max(wanted, number + 1)
-                previous = (url, page)
-                number += 1
+                requests.want(number + 1)
+                before = (url, page)
             }
             return summary
         }
@@ -118,7 +92,7 @@ struct PageWalk {
     /// One page at a time, each from the `next` link of the page before;
     /// a link to a page `visited` already is a loop.
     private func followLinks(
-        after start: (url: URL, page: ListingPage), visited: Set<String>, _ summary: Summary,
+        after start: (url: URL, page: ListingBody), visited: Set<String>, _ summary: Summary,
         _ deliver: ([StarWarsSpecies]) async throws -> Void
     ) async throws -> Summary {
         var summary = summary
@@ -134,7 +108,7 @@ struct PageWalk {
                 throw SpeciesError.refused(url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
             }
             diagnostics.progress("fetching the page after \(current.url.redacted)…")
-            let page: ListingPage
+            let page: ListingBody
             do {
                 page = try await listing(url)
             } catch {
@@ -146,10 +120,9 @@ struct PageWalk {
         return summary
     }
 
-    /// The number of pages of a listing, from page 1.
     /// How many pages page 1 says its listing has: by its `count` and its
     /// own length; 2 when it has a `next` but no usable count.
-    static func pageCount(of first: ListingPage) -> Int {
+    static func pageCount(of first: ListingBody) -> Int {
         guard first.next != nil else { return 1 }
         guard let counted = first.count, counted > 0, !first.species.isEmpty else { return 2 }
         return min(counted.dividedRoundingUp(by: first.species.count), RemoteCatalog.maxPages)
@@ -168,12 +141,59 @@ struct PageWalk {
         guard let previous, case SpeciesError.httpStatus(404, let url) = error else { return error }
         return SpeciesError.invalidResponse(url: previous, problem: "its 'next' link \(url.redacted) answered 404 Not Found")
     }
+}
 
-    /// A child task's result: a struct, not a tuple. Swift 6.3.1 at -O
-    /// returned a child task's `(Int, Result<...>)` with a wrong Int.
-    private struct PageFetch: Sendable {
+/// The pages a walk has asked for at once: up to the number it wants, at
+/// most `concurrency` in flight, each kept until the walk comes to it.
+private struct PageRequests {
+    /// A page's answer, as a child task hands it back.
+    struct Arrival: Sendable {
         let number: Int
-        let result: Result<ListingPage, any Error>
+        let result: Result<ListingBody, any Error>
+    }
+
+    let walk: PageWalk
+    private var wanted: Int
+    private var started = 0
+    private var inFlight = 0
+    private var arrived: [Int: Result<ListingBody, any Error>] = [:]
+
+    init(walk: PageWalk, wanted: Int) {
+        self.walk = walk
+        self.wanted = max(1, wanted)
+    }
+
+    /// Asks for pages up to `count` at least.
+    mutating func want(_ count: Int) {
+        wanted = max(wanted, count)
+    }
+
+    /// Keeps page `number`, fetched already.
+    mutating func hold(_ page: ListingBody, as number: Int) {
+        arrived[number] = .success(page)
+        started = max(started, number)
+    }
+
+    /// The answer of page `number`, once it is in, with more pages asked
+    /// for meanwhile.
+    mutating func page(_ number: Int, in group: inout ThrowingTaskGroup<Arrival, any Error>) async throws -> Result<ListingBody, any Error> {
+        if let page = arrived.removeValue(forKey: number) { return page }
+        walk.diagnostics.progress("fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
+        while true {
+            while started < wanted, inFlight < walk.concurrency {
+                started += 1
+                inFlight += 1
+                let page = started
+                let url = walk.pageURL(page)
+                let listing = walk.listing
+                group.addTask { Arrival(number: page, result: await .capturing { try await listing(url) }) }
+            }
+            // The walk wants every page it comes to: one is in flight.
+            guard let arrival = try await group.next() else { throw CancellationError() }
+            inFlight -= 1
+            if arrival.number == number { return arrival.result }
+            arrived[arrival.number] = arrival.result
+        }
     }
 }
 

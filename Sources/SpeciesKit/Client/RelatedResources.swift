@@ -123,8 +123,8 @@ extension SpeciesClient {
             return .missing(.failed(reason: "not a SWAPI link"))
         }
         do {
-            return .found(try await answer { try await $0.resource(reference) } bundled: { bundled throws(SpeciesError) in
-                guard let resource = bundled.resource(reference) else { throw .notCached(url: root.url) }
+            return .found(try await fallback.answer { try await $0.resource(reference) } bundled: { bundled in
+                guard let resource = bundled.resource(reference) else { throw SpeciesError.notCached(url: root.url) }
                 return resource
             })
         } catch SpeciesError.httpStatus(404, _) {
@@ -132,7 +132,7 @@ extension SpeciesClient {
         } catch SpeciesError.notCached {
             return .missing(.unavailableOffline)
         } catch let error as SpeciesError {
-            diagnostics.warning("cannot name \(reference): \(error.message)")
+            diagnostics.warning("cannot name \(reference): \(error)")
             return .missing(.failed(reason: error.briefly))
         } catch {
             return .missing(.failed(reason: "\(error)"))
@@ -140,7 +140,7 @@ extension SpeciesClient {
     }
 }
 
-/// A child task's result: a struct, not a tuple (see `PageWalk`).
+/// A child task's result: which link, and what it named.
 private struct RelatedFetch: Sendable {
     enum Outcome: Sendable {
         case found(RelatedResource)
@@ -149,20 +149,4 @@ private struct RelatedFetch: Sendable {
 
     let index: Int
     let outcome: Outcome
-}
-
-extension SpeciesError {
-    /// A few words for `unknown (...)` in the detail text.
-    var briefly: String {
-        switch self {
-        case .httpStatus(let status, _): "HTTP \(status)"
-        case .invalidResponse: "not SWAPI JSON"
-        case .refused: "link refused"
-        case .redirected: "redirected elsewhere"
-        case .unreachable(let error):
-            if case .timedOut = error.kind { "timed out" } else { "unreachable" }
-        case .rateLimited: "unreachable"
-        default: "unavailable"
-        }
-    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// SWAPI's species as the API serves them, in whichever dialect it speaks,
 /// through the fetcher (and so its cache): a page, every page, one species,
@@ -19,8 +18,8 @@ struct RemoteCatalog: Sendable {
     let dialects: DialectMemory
 
     /// The same catalog, answering from the cache alone, whatever its age.
-    func cacheOnly(telling answers: CacheAnswers) -> RemoteCatalog {
-        RemoteCatalog(root: root, fetcher: fetcher.cacheOnly(telling: answers), diagnostics: diagnostics, serial: serial, dialects: dialects)
+    func cacheOnly(telling age: CacheAge) -> RemoteCatalog {
+        RemoteCatalog(root: root, fetcher: fetcher.cacheOnly(telling: age), diagnostics: diagnostics, serial: serial, dialects: dialects)
     }
 
     /// The dialect of the API: as its answers showed, in this process or an
@@ -39,52 +38,56 @@ struct RemoteCatalog: Sendable {
     /// of its walk, the dialect is learnt and `DialectMismatch` thrown, so
     /// that the walk starts again in the service's own; a later page in
     /// another dialect is an answer that is not SWAPI's.
-    func listing(at url: URL, expected: Dialect, first: Bool = true) async throws -> ListingPage {
-        let page = try await fetcher.get(url) { body, url throws(SpeciesError) in
-            let page = try ResponseBody.decode(ListingPage.self, from: body, url: url)
-            if page.dialect == .tech, expected == .tech, !page.expanded {
+    func listing(at url: URL, expected: Dialect, first: Bool = true) async throws -> ListingBody {
+        let listing = try await fetcher.get(url) { body, url throws(SpeciesError) in
+            let listing = try ResponseBody.decode(ListingBody.self, from: body, url: url)
+            if listing.dialect == .tech, expected == .tech, !listing.expanded {
                 throw .invalidResponse(url: url, problem: "its results are names only, though asked with expanded=true")
             }
-            if !first, page.dialect != expected || !page.expanded {
+            if !first, listing.dialect != expected || !listing.expanded {
                 throw .invalidResponse(
-                    url: url, problem: "it answers in \(page.dialect.service) form, where the first page answered in \(expected.service)")
+                    url: url, problem: "it answers in \(listing.dialect.service) form, where the first page answered in \(expected.service)")
             }
-            return page
+            return listing
         }
-        dialects.learn(page.dialect, for: root, in: fetcher.cache, guess: guess)
-        guard page.dialect == expected, page.expanded else {
-            throw DialectMismatch(dialect: page.dialect, url: url)
+        dialects.learn(listing.dialect, for: root, in: fetcher.cache, guess: guess)
+        guard listing.dialect == expected, listing.expanded else {
+            throw DialectMismatch(dialect: listing.dialect, url: url)
         }
-        for issue in page.issues {
+        for issue in listing.issues {
             diagnostics.warning(issue.description)
         }
-        return page
+        return listing
     }
 
     /// Page `number`: swapi.dev's own, swapi.tech's (which repeats its last
     /// page for any later one), or a slice of what the client filtered.
-    func page(_ number: Int, search: String?) async throws -> SpeciesClient.Page {
+    func page(_ number: Int, search: String?) async throws -> SpeciesPage {
         try await inDialect { dialect in
             let terms = SearchTerms(search ?? "")
             switch dialect {
             case .drf:
                 let url = dialect.listingURL(root, page: number, search: search)
-                let page: ListingPage
+                let listing: ListingBody
                 do {
-                    page = try await listing(at: url, expected: .drf)
+                    listing = try await self.listing(at: url, expected: .drf)
                 } catch SpeciesError.httpStatus(404, _) where number > 1 {
-                    throw SpeciesError.notFound(what: "page \(number)" + Self.matching(search), url: url)
+                    throw SpeciesError.notFound(what: "page \(number)" + (search == nil ? "" : " of the species" + SpeciesError.matching(search)), url: url)
                 }
-                let count = page.count ?? page.species.count
-                let pages = page.next == nil ? number : max(number.saturatingAdd(1), count.dividedRoundingUp(by: max(1, page.species.count)))
-                return SpeciesClient.Page(number: number, count: count, pageCount: pages, species: page.species)
+                let count = listing.count ?? listing.species.count
+                let pages = listing.next == nil ? number : max(number.saturatingAdd(1), count.dividedRoundingUp(by: max(1, listing.species.count)))
+                return SpeciesPage(number: number, count: count, pageCount: pages, species: listing.species)
             case .tech where terms.terms.isEmpty:
-                let page = try await listing(at: dialect.listingURL(root, page: number, search: nil), expected: .tech)
-                let pages = max(1, page.pageCount ?? number)
+                let listing = try await self.listing(at: dialect.listingURL(root, page: number, search: nil), expected: .tech)
+                let pages = max(1, listing.pageCount ?? number)
                 guard number <= pages else { throw SpeciesError.noSuchPage(number, pages: pages, search: search) }
-                return SpeciesClient.Page(number: number, count: page.count ?? page.species.count, pageCount: pages, species: page.species)
+                return SpeciesPage(number: number, count: listing.count ?? listing.species.count, pageCount: pages, species: listing.species)
             case .tech, .info:
-                return try Self.slice(try await everything(in: dialect, matching: terms), page: number, search: search)
+                let species = try await everything(in: dialect, matching: terms)
+                guard let page = SpeciesPage(slicing: species, page: number) else {
+                    throw SpeciesError.noSuchPage(number, pages: max(1, species.count.dividedRoundingUp(by: SpeciesPage.size)), search: search)
+                }
+                return page
             }
         }
     }
@@ -94,20 +97,21 @@ struct RemoteCatalog: Sendable {
             let terms = SearchTerms(search ?? "")
             if dialect == .info || (dialect == .tech && !terms.terms.isEmpty) {
                 try await deliver(try await everything(in: dialect, matching: terms))
-            } else {
-                let pageURL: @Sendable (Int) -> URL = { [root] in dialect.listingURL(root, page: $0, search: search) }
-                let walk = PageWalk(
-                    root: root, diagnostics: diagnostics, first: pageURL(1), pageURL: pageURL,
-                    expectedPages: serial ? 1 : expectedPages(at: pageURL(1), in: dialect, search: search),
-                    concurrency: serial ? 1 : Self.concurrency,
-                    listing: { [first = pageURL(1)] url in try await listing(at: url, expected: dialect, first: url == first) })
-                let summary = try await walk.run(deliver)
-                if summary.repeated > 0 {
-                    diagnostics.warning(
-                        "the pages of \(pageURL(1).redacted) changed while they were read: \(summary.repeated) species came twice, and are printed once")
-                } else if let counted = summary.counted, counted != summary.received {
-                    diagnostics.warning("the API counted \(counted) species but sent \(summary.received), from \(pageURL(1).redacted)")
-                }
+                return
+            }
+            let pageURL: @Sendable (Int) -> URL = { [root] in dialect.listingURL(root, page: $0, search: search) }
+            let first = pageURL(1)
+            let walk = PageWalk(
+                root: root, diagnostics: diagnostics, pageURL: pageURL,
+                expectedPages: serial ? 1 : expectedPages(at: first, in: dialect, search: search),
+                concurrency: serial ? 1 : Self.concurrency,
+                listing: { url in try await listing(at: url, expected: dialect, first: url == first) })
+            let summary = try await walk.run(deliver)
+            if summary.repeated > 0 {
+                diagnostics.warning(
+                    "the pages of \(first.redacted) changed while they were read: \(summary.repeated) species came twice, and are printed once")
+            } else if let counted = summary.counted, counted != summary.received {
+                diagnostics.warning("the API counted \(counted) species but sent \(summary.received), from \(first.redacted)")
             }
         }
     }
@@ -119,9 +123,9 @@ struct RemoteCatalog: Sendable {
     /// `PageWalk` fetches the rest, or drops the pages past the end.
     private func expectedPages(at first: URL, in dialect: Dialect, search: String?) -> Int {
         if let body = fetcher.cache?.read(first)?.body,
-            let page = try? ResponseBody.decode(ListingPage.self, from: body, url: first), page.dialect == dialect
+            let listing = try? ResponseBody.decode(ListingBody.self, from: body, url: first), listing.dialect == dialect
         {
-            return PageWalk.pageCount(of: page)
+            return PageWalk.pageCount(of: listing)
         }
         return BundledCatalog.pageCount(matching: search)
     }
@@ -155,16 +159,6 @@ struct RemoteCatalog: Sendable {
         return try await listing(at: url, expected: dialect).species.filter { terms.matches($0.name) }
     }
 
-    /// Page `number` of a list the client holds whole, 10 a page.
-    static func slice(_ species: [StarWarsSpecies], page number: Int, search: String?) throws(SpeciesError) -> SpeciesClient.Page {
-        let pages = max(1, species.count.dividedRoundingUp(by: Dialect.pageSize))
-        guard number <= pages else { throw .noSuchPage(number, pages: pages, search: search) }
-        let first = (number - 1) * Dialect.pageSize
-        return SpeciesClient.Page(
-            number: number, count: species.count, pageCount: pages,
-            species: Array(species[first..<min(first + Dialect.pageSize, species.count)]))
-    }
-
     func species(id: Int) async throws -> StarWarsSpecies {
         try await species(at: dialect.url(of: ResourceReference(.species, id), under: root))
     }
@@ -189,46 +183,10 @@ struct RemoteCatalog: Sendable {
             try ResponseBody.decode(DetailBody<RelatedResource>.self, from: body, url: url).value
         }
     }
-
-    /// ` of the species matching 'an'`, for messages.
-    static func matching(_ search: String?) -> String {
-        search.map { " of the species matching '\(Excerpt.of($0))'" } ?? ""
-    }
 }
 
 /// An answer in another dialect than the one expected.
 struct DialectMismatch: Error {
     let dialect: Dialect
     let url: URL
-}
-
-/// Which dialect each API root speaks, once its answers have shown it: in
-/// this process, and, when it is not the one species would guess, in the
-/// cache (an entry of its own, `<root>#dialect`), so that the next run asks
-/// in the right form at once.
-final class DialectMemory: Sendable {
-    private let known = Mutex<[String: Dialect]>([:])
-
-    private static func key(_ root: APIRoot) -> URL {
-        URL(string: "#dialect", relativeTo: root.url)?.absoluteURL ?? root.url
-    }
-
-    func known(for root: APIRoot, in cache: ResponseCache?) -> Dialect? {
-        let key = Self.key(root)
-        if let dialect = known.withLock({ $0[key.absoluteString] }) { return dialect }
-        guard let entry = cache?.read(key), let dialect = Dialect(rawValue: String(decoding: entry.body, as: UTF8.self))
-        else { return nil }
-        known.withLock { $0[key.absoluteString] = dialect }
-        return dialect
-    }
-
-    func learn(_ dialect: Dialect, for root: APIRoot, in cache: ResponseCache?, guess: Dialect) {
-        let remembered = known(for: root, in: cache)
-        guard remembered != dialect else { return }
-        let key = Self.key(root)
-        known.withLock { $0[key.absoluteString] = dialect }
-        if remembered != nil || dialect != guess {
-            try? cache?.write(.init(url: ResponseCache.key(key), fetched: Date(), body: Data(dialect.rawValue.utf8)))
-        }
-    }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Why the client could not give the answer asked for, in words for the
-/// user (`message`). URLs in messages never show credentials.
+/// Why the client could not give the answer asked for. Its description is a
+/// sentence for the user; URLs in it never show credentials, and long ones
+/// are cut in their middle (`Excerpt`). Every way of describing an error is
+/// in this file.
 public enum SpeciesError: Error, Sendable, Equatable {
     /// No species has this name; `suggestions` are the closest names.
     case noSuchName(String, suggestions: [String])
@@ -17,7 +19,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
     case noResults(search: String)
     /// No HTTP answer: refused, unknown host, timed out, dropped.
     case unreachable(TransportError)
-    /// Offline (or falling back), and the cache holds no answer.
+    /// Offline, and the cache holds no answer.
     case notCached(url: URL)
     /// An HTTP error status.
     case httpStatus(Int, url: URL)
@@ -27,8 +29,11 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// holds only bodies that read (`Fetcher`).
     case invalidResponse(url: URL, problem: String)
     /// The answer breaks a rule of the client: a `next` link off the API's
-    /// origin, a loop, a size or page cap.
+    /// origin, a loop, a cap on pages, species or headers.
     case refused(url: URL, problem: String)
+    /// The answer is larger than the client accepts: in bytes, or in the
+    /// values its body holds (`JSONValueCount`).
+    case tooLarge(url: URL, problem: String)
     /// The API sends the client elsewhere: a redirect off its origin, as a
     /// captive portal's, or one that never ends. No SWAPI answer came.
     case redirected(url: URL, problem: String)
@@ -38,12 +43,21 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// had no answer, and the built-in data is SWAPI's, not this host's.
     indirect case unanswered(SpeciesError, host: String)
 
-    public var message: String {
+    /// The sentence, with `hint` added where it says something: the
+    /// command line names its options there ("(--timeout)").
+    public func message(hint: (SpeciesError) -> String? = { _ in nil }) -> String {
+        if case .unanswered(let cause, let host) = self {
+            return cause.message(hint: hint) + "; the cache holds no answer from \(host)" + (hint(self).map { " " + $0 } ?? "")
+        }
+        return sentence + (hint(self).map { " " + $0 } ?? "")
+    }
+
+    private var sentence: String {
         switch self {
         case .noSuchName(let name, let suggestions):
             let base = "no species is named '\(Excerpt.of(name))'"
             guard !suggestions.isEmpty else { return base }
-            return base + "; did you mean " + Self.alternatives(suggestions) + "?"
+            return base + "; did you mean " + Self.alternatives(suggestions.map { "'\($0)'" }) + "?"
         case .ambiguousName(let name, let matches):
             return "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name"
         case .notFound(let what, let url):
@@ -51,7 +65,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
         case .notInBundledData(let what):
             return "\(what) does not exist in the SWAPI data built into species"
         case .noSuchPage(let number, let pages, let search):
-            return "page \(number)\(RemoteCatalog.matching(search)) does not exist; there \(pages == 1 ? "is 1 page" : "are \(pages) pages")"
+            return "page \(number)\(search == nil ? "" : " of the species" + Self.matching(search)) does not exist; there \(pages == 1 ? "is 1 page" : "are \(pages) pages")"
         case .noResults(let search):
             return "no species matches '\(Excerpt.of(search))'"
         case .unreachable(let error):
@@ -60,7 +74,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
             }
             return "could not reach \(error.url.redacted): \(error.detail)"
         case .notCached(let url):
-            return "\(url.redacted) is not in the cache, and --offline keeps off the network"
+            return "\(url.redacted) is not in the cache, and the client is offline"
         case .httpStatus(let status, let url):
             switch status {
             case 304: return "\(url.redacted) answered 304 Not Modified to a request that asked for no revalidation"
@@ -77,21 +91,69 @@ public enum SpeciesError: Error, Sendable, Equatable {
             return text
         case .invalidResponse(let url, let problem):
             return "\(url.redacted) did not answer with SWAPI JSON: \(problem)"
-        case .refused(let url, let problem), .redirected(let url, let problem):
+        case .refused(let url, let problem), .tooLarge(let url, let problem), .redirected(let url, let problem):
             return "\(url.redacted): \(problem)"
         case .notASpeciesURL(let text, let expected):
             return "'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))"
-        case .unanswered(let cause, let host):
-            return "\(cause.message); the cache holds no answer from \(host) (--offline answers from the SWAPI data built into species)"
+        case .unanswered:
+            return message()
         }
     }
 
-    /// `'A'`, `'A' or 'B'`, `'A', 'B' or 'C'`.
-    private static func alternatives(_ names: [String]) -> String {
-        let quoted = names.map { "'\($0)'" }
-        guard let last = quoted.last, quoted.count > 1 else { return quoted.joined() }
-        return quoted.dropLast().joined(separator: ", ") + " or " + last
+    /// The API gave no answer: the network or the service failed, or what
+    /// came is not SWAPI JSON or sends the client elsewhere (a captive
+    /// portal's page or redirect). A 404 or an empty search is an answer;
+    /// so is a rule of the client broken.
+    var meansUnanswered: Bool {
+        switch self {
+        case .unreachable(let error): error.meansUnreachable
+        case .httpStatus(let status, _): status == 429 || (500..<600).contains(status)
+        case .rateLimited, .invalidResponse, .redirected: true
+        default: false
+        }
     }
+
+    /// Why the API did not answer, in a few words, for the notice that
+    /// says what stood in for it.
+    var cause: String {
+        switch self {
+        case .unreachable(let error): error.detail
+        case .httpStatus(let status, _), .rateLimited(_, let status, _): "HTTP \(status) \(HTTPStatusText.reason(status))"
+        case .invalidResponse: "its answer is not SWAPI JSON"
+        case .redirected(_, let problem): problem
+        default: sentence
+        }
+    }
+
+    /// A few words for `unknown (...)` in the detail text of `--related`.
+    var briefly: String {
+        switch self {
+        case .httpStatus(let status, _): "HTTP \(status)"
+        case .invalidResponse: "not SWAPI JSON"
+        case .refused, .tooLarge: "link refused"
+        case .redirected: "redirected elsewhere"
+        case .unreachable(let error):
+            if case .timedOut = error.kind { "timed out" } else { "unreachable" }
+        case .rateLimited: "unreachable"
+        default: "unavailable"
+        }
+    }
+
+    /// ` matching 'an'`, for messages about a search; nothing without one.
+    package static func matching(_ search: String?) -> String {
+        search.map { " matching '\(Excerpt.of($0))'" } ?? ""
+    }
+
+    /// `'A'`, `'A' or 'B'`, `'A', 'B' or 'C'`.
+    package static func alternatives(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.joined() }
+        return words.dropLast().joined(separator: ", ") + " or " + last
+    }
+}
+
+extension SpeciesError: LocalizedError, CustomStringConvertible {
+    public var description: String { message() }
+    public var errorDescription: String? { message() }
 }
 
 enum HTTPStatusText {

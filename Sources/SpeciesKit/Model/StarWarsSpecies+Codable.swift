@@ -1,14 +1,22 @@
 import Foundation
 
 extension StarWarsSpecies: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, classification, designation
-        case averageHeight = "average_height"
-        case skinColors = "skin_colors"
-        case hairColors = "hair_colors"
-        case eyeColors = "eye_colors"
-        case averageLifespan = "average_lifespan"
-        case homeworld, language, people, films, created, edited, url
+    /// A key of a species object: the JSON key of a field (`SpeciesField`).
+    struct FieldKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+
+        init(_ field: SpeciesField) {
+            stringValue = field.key
+        }
+
+        init(stringValue: String) {
+            self.stringValue = stringValue
+        }
+
+        init?(intValue: Int) {
+            nil
+        }
     }
 
     /// A species as decoded, and the fields of its object that could not be
@@ -18,30 +26,13 @@ extension StarWarsSpecies: Codable {
         public var invalidFields: [InvalidField]
 
         public init(from decoder: any Decoder) throws {
-            var reader = FieldReader(container: try decoder.container(keyedBy: CodingKeys.self))
-            species = StarWarsSpecies(
-                url: reader.string(.url),
-                name: reader.string(.name),
-                classification: reader.string(.classification),
-                designation: reader.string(.designation),
-                averageHeight: reader.height(),
-                skinColors: reader.colors(.skinColors),
-                hairColors: reader.colors(.hairColors),
-                eyeColors: reader.colors(.eyeColors),
-                averageLifespan: reader.string(.averageLifespan),
-                homeworld: reader.string(.homeworld).flatMap(Self.planet),
-                language: reader.string(.language),
-                people: reader.links(.people),
-                films: reader.links(.films),
-                created: reader.date(.created),
-                edited: reader.date(.edited))
+            var reader = FieldReader(container: try decoder.container(keyedBy: FieldKey.self))
+            var species = StarWarsSpecies()
+            for field in SpeciesField.allCases {
+                reader.read(field, into: &species)
+            }
+            self.species = species
             invalidFields = reader.invalid
-        }
-
-        /// swapi.tech writes `.../planets/null` for a species without a
-        /// homeworld, where the others write null.
-        private static func planet(_ url: String) -> String? {
-            url.hasSuffix("/null") || url.hasSuffix("/null/") ? nil : url
         }
     }
 
@@ -55,7 +46,7 @@ extension StarWarsSpecies: Codable {
             case notATimestamp
         }
 
-        /// The JSON key, such as `average_height`.
+        /// The field's JSON key (`SpeciesField.key`).
         public var key: String
         public var problem: Problem
 
@@ -73,25 +64,18 @@ extension StarWarsSpecies: Codable {
 
     /// The object of `species --json`: every key, absent values as null,
     /// dates as UTC timestamps with microseconds. (The JSON encoder chooses
-    /// the order of the keys; `SpeciesJSON` writes them in the documented one.)
+    /// the order of the keys; `SpeciesJSON` writes them in the table's.)
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(classification, forKey: .classification)
-        try container.encode(designation, forKey: .designation)
-        try container.encode(averageHeight, forKey: .averageHeight)
-        try container.encode(skinColors, forKey: .skinColors)
-        try container.encode(hairColors, forKey: .hairColors)
-        try container.encode(eyeColors, forKey: .eyeColors)
-        try container.encode(averageLifespan, forKey: .averageLifespan)
-        try container.encode(homeworld, forKey: .homeworld)
-        try container.encode(language, forKey: .language)
-        try container.encode(people, forKey: .people)
-        try container.encode(films, forKey: .films)
-        try container.encode(created.map(Timestamp.format), forKey: .created)
-        try container.encode(edited.map(Timestamp.format), forKey: .edited)
-        try container.encode(url, forKey: .url)
+        var container = encoder.container(keyedBy: FieldKey.self)
+        for field in SpeciesField.allCases {
+            let key = FieldKey(field)
+            switch field.row.get(self) {
+            case .number(let number): try container.encode(number, forKey: key)
+            case .text(let text): try container.encode(text, forKey: key)
+            case .list(let list): try container.encode(list, forKey: key)
+            case .date(let date): try container.encode(date.map(Timestamp.format), forKey: key)
+            }
+        }
     }
 }
 
@@ -100,12 +84,34 @@ extension StarWarsSpecies: Codable {
 /// Null is absent without complaint. Each read tries the API's type first,
 /// which is also the common case.
 private struct FieldReader {
-    typealias Key = StarWarsSpecies.CodingKeys
+    typealias Key = StarWarsSpecies.FieldKey
 
     let container: KeyedDecodingContainer<Key>
     var invalid: [StarWarsSpecies.InvalidField] = []
 
-    mutating func string(_ key: Key) -> String? {
+    mutating func read(_ field: SpeciesField, into species: inout StarWarsSpecies) {
+        let row = field.row
+        let key = Key(stringValue: row.key)
+        let value: SpeciesField.Value
+        switch row.kind {
+        case .id: return
+        case .text: value = .text(string(key))
+        case .planet: value = .text(string(key).flatMap(Self.planet))
+        case .number: value = .number(number(key))
+        case .colors: value = .list(colors(key))
+        case .links: value = .list(links(key))
+        case .date: value = .date(date(key))
+        }
+        row.set(&species, value)
+    }
+
+    /// swapi.tech writes `.../planets/null` for a species without a
+    /// homeworld, where the others write null.
+    private static func planet(_ url: String) -> String? {
+        url.hasSuffix("/null") || url.hasSuffix("/null/") ? nil : url
+    }
+
+    private mutating func string(_ key: Key) -> String? {
         do {
             return try container.decodeIfPresent(String.self, forKey: key)
         } catch {
@@ -116,19 +122,19 @@ private struct FieldReader {
     /// A numeric string gives its integer; `n/a`, `unknown` and any other
     /// string are absent without complaint; a whole JSON number (as in
     /// `--json` output) is taken as it is.
-    mutating func height() -> Int? {
-        if let text = try? container.decodeIfPresent(String.self, forKey: .averageHeight) {
+    private mutating func number(_ key: Key) -> Int? {
+        if let text = try? container.decodeIfPresent(String.self, forKey: key) {
             return Int(text)
         }
         do {
-            return try container.decodeIfPresent(Int.self, forKey: .averageHeight)
+            return try container.decodeIfPresent(Int.self, forKey: key)
         } catch {
-            return wrongType(.averageHeight)
+            return wrongType(key)
         }
     }
 
     /// SWAPI's comma-separated string, or a list (as in `--json` output).
-    mutating func colors(_ key: Key) -> [String]? {
+    private mutating func colors(_ key: Key) -> [String]? {
         if let text = try? container.decodeIfPresent(String.self, forKey: key) {
             return CommaList.split(text)
         }
@@ -141,7 +147,7 @@ private struct FieldReader {
 
     /// A list of URLs; anything else, or any element that is not a string,
     /// leaves it empty.
-    mutating func links(_ key: Key) -> [String] {
+    private mutating func links(_ key: Key) -> [String] {
         do {
             return try container.decodeIfPresent([String].self, forKey: key) ?? []
         } catch {
@@ -149,17 +155,17 @@ private struct FieldReader {
         }
     }
 
-    mutating func date(_ key: Key) -> Date? {
+    private mutating func date(_ key: Key) -> Date? {
         guard let text = string(key) else { return nil }
         guard let date = Timestamp.parse(text) else {
-            invalid.append(.init(key: key.rawValue, problem: .notATimestamp))
+            invalid.append(.init(key: key.stringValue, problem: .notATimestamp))
             return nil
         }
         return date
     }
 
     private mutating func wrongType<Value>(_ key: Key) -> Value? {
-        invalid.append(.init(key: key.rawValue, problem: .wrongType))
+        invalid.append(.init(key: key.stringValue, problem: .wrongType))
         return nil
     }
 }

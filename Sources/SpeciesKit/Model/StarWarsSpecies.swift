@@ -53,7 +53,7 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
 
     /// The number at the end of `url`: `.../species/3/` gives 3.
     public var id: Int? {
-        url.flatMap(ResourceID.from(url:))
+        url.flatMap(ResourceReference.number(in:))
     }
 
     /// How messages name the species: its name, else its URL.

@@ -26,17 +26,12 @@ struct DeadlineTransport: HTTPTransport {
                     try await Pause.seconds(seconds)
                     throw TransportError(
                         .timedOut(seconds: seconds), url: request.url,
-                        detail: "no complete answer within \(Self.describe(seconds)) (--timeout)")
+                        detail: "no complete answer within \(TimeSpan.exactly(seconds))")
                 }
             }
         } onCancel: {
             race.cancel()
         }
-    }
-
-    /// `15 s`, `0.5 s`.
-    static func describe(_ seconds: Double) -> String {
-        seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }
 

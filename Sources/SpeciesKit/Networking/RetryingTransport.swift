@@ -74,7 +74,7 @@ struct RetryingTransport: HTTPTransport {
 
     private func announceAndWait(attempt: Int, seconds asked: Double?, url: URL, reason: String) async throws {
         let seconds = asked ?? policy.backoff(attempt: attempt, unit: random())
-        let wait = String(format: "%.1f s", seconds) + (asked == nil ? "" : ", as the server asked")
+        let wait = TimeSpan.tenths(seconds) + (asked == nil ? "" : ", as the server asked")
         diagnostics.note("retry \(attempt + 1) of \(policy.retries) in \(wait): \(url.redacted): \(reason)")
         try await sleep(seconds)
     }

@@ -44,36 +44,30 @@ public enum SpeciesJSON {
 
     private static func write(_ species: StarWarsSpecies, to json: inout JSONText, related: RelatedResources? = nil) {
         json.beginObject()
-        json.member("id", species.id)
-        json.member("name", species.name)
-        json.member("classification", species.classification)
-        json.member("designation", species.designation)
-        json.member("average_height", species.averageHeight)
-        json.member("skin_colors", species.skinColors)
-        json.member("hair_colors", species.hairColors)
-        json.member("eye_colors", species.eyeColors)
-        json.member("average_lifespan", species.averageLifespan)
-        json.member("homeworld", species.homeworld)
-        json.member("language", species.language)
-        json.member("people", species.people)
-        json.member("films", species.films)
-        json.member("created", species.created)
-        json.member("edited", species.edited)
-        json.member("url", species.url)
+        for field in SpeciesField.allCases {
+            let row = field.row
+            json.key(row.key)
+            switch row.get(species) {
+            case .number(let number): json.value(number)
+            case .text(let text): json.value(text)
+            case .list(let list): json.value(list)
+            case .date(let date): json.value(date)
+            }
+        }
         if let related {
             json.key("related")
             json.beginObject()
-            json.member("homeworld", related.homeworld?.name)
-            json.member("people", related.people.map(\.name))
-            json.member("films", related.films.map(\.name))
+            // Named as the fields whose links they name.
+            json.key(SpeciesField.homeworld.key)
+            json.value(related.homeworld?.name)
+            json.key(SpeciesField.people.key)
+            json.value(related.people.map(\.name))
+            json.key(SpeciesField.films.key)
+            json.value(related.films.map(\.name))
             json.endObject()
         }
         json.endObject()
     }
-}
-
-private extension UInt {
-    var asUInt64: UInt64 { UInt64(self) }
 }
 
 /// A small JSON writer into UTF-8 bytes: compact, or pretty in jq's layout
@@ -111,24 +105,21 @@ struct JSONText {
     mutating func beginObject() { open(UInt8(ascii: "{")) }
     mutating func endObject() { close(UInt8(ascii: "}")) }
 
-    mutating func member(_ key: StaticString, _ value: String?) {
-        self.key(key)
+    mutating func value(_ value: String?) {
         guard let value else { return null() }
         startValue()
         appendQuoted(value)
     }
 
-    mutating func member(_ key: StaticString, _ value: Int?) {
-        self.key(key)
+    mutating func value(_ value: Int?) {
         guard let value else { return null() }
         startValue()
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        Timestamp.appendDigits(value.magnitude.asUInt64, width: 1, to: &bytes)
+        Timestamp.appendDigits(UInt64(value.magnitude), width: 1, to: &bytes)
     }
 
     /// A UTC timestamp with microseconds (`Timestamp.format`).
-    mutating func member(_ key: StaticString, _ value: Date?) {
-        self.key(key)
+    mutating func value(_ value: Date?) {
         guard let value else { return null() }
         startValue()
         bytes.append(UInt8(ascii: "\""))
@@ -136,8 +127,7 @@ struct JSONText {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    mutating func member(_ key: StaticString, _ values: [String]?) {
-        self.key(key)
+    mutating func value(_ values: [String]?) {
         guard let values else { return null() }
         open(UInt8(ascii: "["))
         for value in values {
@@ -148,20 +138,18 @@ struct JSONText {
     }
 
     /// Names, some of them unknown (null).
-    mutating func member(_ key: StaticString, _ values: [String?]) {
-        self.key(key)
+    mutating func value(_ values: [String?]) {
         open(UInt8(ascii: "["))
         for value in values {
-            startValue()
-            if let value { appendQuoted(value) } else { raw("null") }
+            self.value(value)
         }
         close(UInt8(ascii: "]"))
     }
 
-    mutating func key(_ key: StaticString) {
+    mutating func key(_ key: String) {
         startValue()
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(contentsOf: key.utf8)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         if pretty { bytes.append(UInt8(ascii: " ")) }

@@ -4,9 +4,9 @@
 /// characters as `TerminalText` shows them; an absent value is empty.
 public enum SpeciesTSV {
     public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
-        var text = fields.map(\.rawValue).joined(separator: "\t") + "\n"
+        var text = fields.map(\.name).joined(separator: "\t") + "\n"
         for item in species {
-            text += fields.map { escape($0.value(of: item) ?? "") }.joined(separator: "\t") + "\n"
+            text += fields.map { escape($0.text(of: item) ?? "") }.joined(separator: "\t") + "\n"
         }
         return text
     }

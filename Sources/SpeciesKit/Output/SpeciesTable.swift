@@ -13,14 +13,14 @@ public enum SpeciesTable {
         color: Bool = false
     ) -> String {
         guard !species.isEmpty, !fields.isEmpty else { return "" }
-        let rows = species.map { item in fields.map { $0.value(of: item).map(TerminalText.escape) } }
+        let rows = species.map { item in fields.map { $0.text(of: item).map(TerminalText.escape) } }
         let contentWidths = fields.indices.map { column in rows.map { DisplayWidth.of($0[column] ?? missing) }.max() ?? 0 }
-        var widths = fields.indices.map { max(DisplayWidth.of(fields[$0].header), contentWidths[$0]) }
+        var widths = fields.indices.map { max(DisplayWidth.of(fields[$0].title), contentWidths[$0]) }
         if let width { narrow(&widths, to: width, contents: contentWidths, fields: fields) }
 
         let bold = color ? { "\u{1B}[1m\($0)\u{1B}[0m" } : { $0 }
         let dim = color ? { "\u{1B}[2m\($0)\u{1B}[0m" } : { $0 }
-        var text = line(fields.map(\.header), widths: widths, fields: fields) { _, cell in bold(cell) } + "\n"
+        var text = line(fields.map(\.title), widths: widths, fields: fields) { _, cell in bold(cell) } + "\n"
         for values in rows {
             text += line(values.map { $0 ?? missing }, widths: widths, fields: fields) { column, cell in
                 values[column] == nil ? dim(cell) : cell
@@ -34,7 +34,7 @@ public enum SpeciesTable {
     /// never cut (a cut number would read as another number); text keeps at
     /// least four columns.
     private static func narrow(_ widths: inout [Int], to width: Int, contents: [Int], fields: [SpeciesField]) {
-        let minimums = fields.indices.map { fields[$0].alignsRight ? widths[$0] : min(4, widths[$0]) }
+        let minimums = fields.indices.map { fields[$0].isNumber ? widths[$0] : min(4, widths[$0]) }
         var total = widths.reduce(0, +) + 2 * (widths.count - 1)
         while total > width {
             let narrowable = widths.indices.filter { widths[$0] > minimums[$0] }
@@ -56,7 +56,7 @@ public enum SpeciesTable {
             let cell = DisplayWidth.truncate(text, to: widths[column])
             let padding = String(repeating: " ", count: max(0, widths[column] - DisplayWidth.of(cell)))
             if column > 0 { line += "  " }
-            line += fields[column].alignsRight ? padding + style(column, cell) : style(column, cell) + padding
+            line += fields[column].isNumber ? padding + style(column, cell) : style(column, cell) + padding
         }
         while line.last == " " { line.removeLast() }
         return line

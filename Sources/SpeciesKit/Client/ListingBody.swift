@@ -1,12 +1,16 @@
 /// A listing of species as any dialect answers it, and which dialect that
-/// is: swapi.dev's page (`count`, `next`, `previous`, `results`), swapi.tech's
-/// envelope (`message`, `total_records`, `total_pages`, `results` or, for a
-/// search, `result`), or swapi.info's array of every species.
-struct ListingPage: Decodable, Sendable {
+/// is (docs/swapi-dialects.md): swapi.dev's page (`count`, `next`,
+/// `previous`, `results`), swapi.tech's envelope (`message`,
+/// `total_records`, `total_pages`, `results` or, for a search, `result`),
+/// or swapi.info's array of every species. Decoding is lenient where it can
+/// be: a count or `previous` of the wrong type is absent, and an element of
+/// the results that is not a species object is skipped (`issues`).
+struct ListingBody: Decodable, Sendable {
     var dialect: Dialect
     var count: Int?
     /// How many pages swapi.tech says there are.
     var pageCount: Int?
+    /// The next page's URL as the server wrote it; nil on the last page.
     var next: String?
     var previous: String?
     var species: [StarWarsSpecies]
@@ -15,8 +19,8 @@ struct ListingPage: Decodable, Sendable {
     /// results are names only.
     var expanded = true
 
-    private enum TechKeys: String, CodingKey {
-        case message, result, results, next, previous
+    private enum Keys: String, CodingKey {
+        case count, next, previous, results, message, result
         case totalRecords = "total_records"
         case totalPages = "total_pages"
     }
@@ -28,18 +32,21 @@ struct ListingPage: Decodable, Sendable {
             count = species.count
             return
         }
-        let container = try decoder.container(keyedBy: TechKeys.self)
+        let container = try decoder.container(keyedBy: Keys.self)
+        // Without a readable `next`, the pages after this one are out of reach.
+        next = try container.decodeIfPresent(String.self, forKey: .next)
+        previous = try? container.decodeIfPresent(String.self, forKey: .previous)
         guard container.contains(.message) || container.contains(.totalRecords) || container.contains(.result) else {
-            let page = try SpeciesPage(from: decoder)
             dialect = .drf
-            (count, next, previous, species, issues) = (page.count, page.next, page.previous, page.results, page.issues)
+            count = try? container.decodeIfPresent(Int.self, forKey: .count)
+            (species, issues) = try SpeciesIssue.decodeElements(of: container.nestedUnkeyedContainer(forKey: .results)) {
+                (decoded: StarWarsSpecies.Decoded) in decoded
+            }
             return
         }
         dialect = .tech
         count = try? container.decodeIfPresent(Int.self, forKey: .totalRecords)
         pageCount = try? container.decodeIfPresent(Int.self, forKey: .totalPages)
-        next = try container.decodeIfPresent(String.self, forKey: .next)
-        previous = try? container.decodeIfPresent(String.self, forKey: .previous)
         var summaries = 0
         let results = try container.nestedUnkeyedContainer(forKey: container.contains(.results) ? .results : .result)
         (species, issues) = try SpeciesIssue.decodeElements(of: results) { (document: TechDocument) in
@@ -68,25 +75,5 @@ private struct TechDocument: Decodable {
         let container = try decoder.container(keyedBy: Keys.self)
         species = try container.decodeIfPresent(StarWarsSpecies.Decoded.self, forKey: .properties)
         isSummary = species == nil && container.contains(.uid)
-    }
-}
-
-/// One species, or the name of a planet, person or film, as any dialect
-/// answers it: the object itself, or swapi.tech's
-/// `{"message": "ok", "result": {"properties": {...}}}`.
-struct DetailBody<Value: Decodable>: Decodable {
-    let value: Value
-
-    private enum Envelope: String, CodingKey {
-        case result, properties
-    }
-
-    init(from decoder: any Decoder) throws {
-        if let envelope = try? decoder.container(keyedBy: Envelope.self), envelope.contains(.result) {
-            let result = try envelope.nestedContainer(keyedBy: Envelope.self, forKey: .result)
-            value = try result.decode(Value.self, forKey: .properties)
-        } else {
-            value = try Value(from: decoder)
-        }
     }
 }

@@ -1,0 +1,27 @@
+import Foundation
+
+/// How the client uses its cache of responses.
+public struct CachePolicy: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        /// A fresh entry is the answer; a stale one is revalidated.
+        case normal
+        /// Every entry is revalidated (`--refresh`).
+        case refresh
+        /// The cache only, whatever the age of its entries (`--offline`).
+        case offline
+    }
+
+    public static let defaultMaxAge = 86_400.0
+
+    /// Nil: no cache at all (`--no-cache`).
+    public var directory: URL?
+    /// Seconds during which an entry is the answer without asking the server.
+    public var maxAge: Double
+    public var mode: Mode
+
+    public init(directory: URL?, maxAge: Double = defaultMaxAge, mode: Mode = .normal) {
+        self.directory = directory
+        self.maxAge = maxAge
+        self.mode = mode
+    }
+}

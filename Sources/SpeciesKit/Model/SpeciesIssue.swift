@@ -1,0 +1,57 @@
+/// Something in a response that could not be read and was left out: a
+/// field of a species, or a whole element of a list.
+public struct SpeciesIssue: Hashable, Sendable, CustomStringConvertible {
+    /// Which species: `'Wookie'`, `at <url>`, or `results[3]`.
+    public var species: String
+    /// The field left absent; nil when the whole element was skipped.
+    public var field: StarWarsSpecies.InvalidField?
+
+    public var description: String {
+        guard let field else { return "\(species) is not a species object; skipped" }
+        return "species \(species): \(field); treated as absent"
+    }
+
+    /// A list of more species is refused before its elements are decoded:
+    /// no SWAPI comes near, and a page of 100,000 species is 70 MB.
+    static let maxElements = 200_000
+
+    /// The number of elements of a list refused for holding too many.
+    struct TooManyElements: Error {
+        let count: Int
+    }
+
+    /// The species of a list whose elements decode as `Element`, and what
+    /// could not be read of them; `species` finds the species in an element
+    /// (nil skips it). One bad element does not sink the list.
+    /// - Throws: `TooManyElements` past `maxElements`.
+    static func decodeElements<Element: Decodable>(
+        of list: UnkeyedDecodingContainer, _ species: (Element) -> StarWarsSpecies.Decoded?
+    ) throws -> ([StarWarsSpecies], [SpeciesIssue]) {
+        var list = list
+        var results: [StarWarsSpecies] = []
+        var issues: [SpeciesIssue] = []
+        if let count = list.count {
+            guard count <= maxElements else { throw TooManyElements(count: count) }
+            results.reserveCapacity(count)
+        }
+        while !list.isAtEnd {
+            let position = list.currentIndex
+            guard let decoded = try list.decode(Lenient<Element>.self).value.flatMap(species) else {
+                issues.append(SpeciesIssue(species: "results[\(position)]", field: nil))
+                continue
+            }
+            results.append(decoded.species)
+            issues += decoded.invalidFields.map { SpeciesIssue(species: decoded.species.displayName, field: $0) }
+        }
+        return (results, issues)
+    }
+}
+
+/// An element decoded if it can be; nil if not, without failing its list.
+private struct Lenient<Value: Decodable>: Decodable {
+    let value: Value?
+
+    init(from decoder: any Decoder) throws {
+        value = try? Value(from: decoder)
+    }
+}

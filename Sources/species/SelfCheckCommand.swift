@@ -1,0 +1,51 @@
+import Foundation
+import SpeciesKit
+import URLSessionFixes
+
+/// `species __selfcheck`: which of the workarounds of Sources/URLSessionFixes
+/// are engaged for FoundationNetworking's transfers, after one request (to
+/// a port of 127.0.0.1 where nothing listens). It succeeds only when all
+/// are; the build that links them in some other way than the tests expect
+/// says so here.
+struct SelfCheckCommand: Sendable {
+    func run(_ output: any OutputSink) async throws {
+        _ = try? await URLSessionTransport(idleTimeout: 5).send(HTTPRequest(url: try Self.nowhere()))
+        let status = url_session_fixes_check()
+        let workarounds = [
+            ("socket-callback wrapper", status.socket_wrapper != 0),
+            ("Content-Length bound", status.length_bound != 0),
+            ("headers-open check", status.header_check != 0),
+        ]
+        output.write(workarounds.map { "\($0.0): \($0.1 ? "engaged" : "not engaged")\n" }.joined())
+        if let missing = status.missing_function {
+            throw SelfCheckFailure(description: "libcurl's \(String(cString: missing)) was not found")
+        }
+        let off = workarounds.filter { !$0.1 }.map(\.0)
+        if !off.isEmpty {
+            throw SelfCheckFailure(description: "not engaged: \(off.joined(separator: ", "))")
+        }
+    }
+
+    /// A URL of 127.0.0.1 at a port just found free, so nothing answers.
+    private static func nowhere() throws -> URL {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let found = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard found, let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/") else {
+            throw SelfCheckFailure(description: "no port of 127.0.0.1 is free")
+        }
+        return url
+    }
+}
+
+struct SelfCheckFailure: Error, CustomStringConvertible {
+    let description: String
+}
