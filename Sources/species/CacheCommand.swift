@@ -30,10 +30,15 @@ struct CacheCommand: Sendable, Equatable {
             if let oldest = summary.oldest, let newest = summary.newest {
                 text += "oldest: \(Self.describe(oldest))\nnewest: \(Self.describe(newest))\n"
             }
+            for (list, remembered) in ServiceMemory.all(in: cache) {
+                text += "answering: \(remembered.service) since \(Self.describe(remembered.since)), "
+                    + "last confirmed \(Self.describe(remembered.confirmed)), for \(list.joined(separator: " "))\n"
+            }
             output.write(text)
         case .clear:
             let removed = try cache.clear()
-            output.write("removed \(removed.entries) entries (\(ByteCount.describe(removed.bytes))) from \(directory.path)\n")
+            let entries = removed.entries == 1 ? "1 entry" : "\(removed.entries) entries"
+            output.write("removed \(entries) (\(ByteCount.describe(removed.bytes))) from \(directory.path)\n")
         }
     }
 

@@ -10,28 +10,37 @@ enum Options {
 
     // MARK: Global
 
-    static let baseURL = Option(
+    static let baseURL = Option<[APIRoot]>(
         OptionDefinition(
-            ["--base-url"], value: "url", environment: "SWAPI_BASE_URL", shownDefault: APIRoot.swapi.url.absoluteString,
-            summary: "The API root of any SWAPI service: swapi.dev's, swapi.tech's, swapi.info's or a copy of one"),
-        default: APIRoot.swapi
+            ["--base-url"], value: "url", environment: "SWAPI_BASE_URL",
+            shownDefault: APIRoot.publicServices.map(\.url.absoluteString).joined(separator: " "),
+            summary: "The API root of a SWAPI service (swapi.dev's, swapi.py4e.com's, swapi.tech's, swapi.info's, or a copy); "
+                + "several, repeated or separated by spaces or commas, are asked in turn"),
+        default: APIRoot.publicServices
     ) { text in
-        APIRoot(text).map(Result.success) ?? .failure(.init(text: text, expected: APIRoot.problem(with: text) ?? "an API root"))
+        var roots: [APIRoot] = []
+        for word in text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) {
+            guard let root = APIRoot(word) else {
+                return .failure(.init(text: word, expected: APIRoot.problem(with: word) ?? "an API root"))
+            }
+            roots.append(root)
+        }
+        return roots.isEmpty ? .failure(.init(text: text, expected: "an http or https URL")) : .success(roots)
     }
     static let noFallback = Flag(
         definition: OptionDefinition(
             ["--no-fallback"], environment: "SWAPI_NO_FALLBACK", shownDefault: "off",
-            summary: "When the API cannot answer, fail rather than answer from the cache or the SWAPI data built into species"))
+            summary: "When no service can answer, fail rather than answer from the cache or the SWAPI data built into species"))
     static let timeout = Option(
         OptionDefinition(
             ["--timeout"], value: "seconds", environment: "SWAPI_TIMEOUT", shownDefault: "15",
-            summary: "A deadline on each request, first byte to last; fractions allowed"),
+            summary: "A deadline on each request, first byte to last, and on trying the services in turn; fractions allowed"),
         default: SpeciesClient.Configuration.defaultTimeout, expected: "a number of seconds from 0.001 to 86400"
     ) { Double($0).flatMap { (0.001...86400).contains($0) ? $0 : nil } }
     static let retries = Option(
         OptionDefinition(
             ["--retries"], value: "n", shownDefault: String(SpeciesClient.Configuration.defaultRetries),
-            summary: "Retries of HTTP 429, 500, 502, 503, 504 and dropped connections"),
+            summary: "Retries of HTTP 429, 500, 502, 503, 504 and dropped connections, by the last service tried"),
         default: SpeciesClient.Configuration.defaultRetries, expected: "a whole number from 0 to 100"
     ) { Int($0).flatMap { (0...100).contains($0) ? $0 : nil } }
     static let maxResponseSize = Option(
@@ -60,16 +69,23 @@ enum Options {
             summary: "Colour: \(SpeciesError.alternatives(ColorMode.allCases.map(\.rawValue))); auto is on a terminal, unless NO_COLOR is set or TERM=dumb"),
         among: ColorMode.allCases, default: .auto, named: \.rawValue, wrap: { $0 })
     static let quiet = Flag(definition: OptionDefinition(["-q", "--quiet"], summary: "No hints, progress or warnings on stderr; errors still"))
+    static let verbose = Flag(
+        definition: OptionDefinition(
+            ["-v", "--verbose"],
+            summary: "Tell on stderr each request (URL, status, bytes, milliseconds; from the network, revalidated or from the cache), "
+                + "each service given up on, dialects and the page plan"))
 
 
     /// Of these, at most one may be given, whatever the command.
-    static let globalExclusive = [[refresh.definition, offline.definition], [refresh.definition, noCache.definition]]
+    static let globalExclusive = [
+        [refresh.definition, offline.definition], [refresh.definition, noCache.definition], [quiet.definition, verbose.definition],
+    ]
 
     /// Accepted before or after the subcommand.
     static let global: [OptionDefinition] = [
         baseURL.definition, noFallback.definition, timeout.definition, retries.definition, maxResponseSize.definition,
         serial.definition, maxAge.definition, refresh.definition, noCache.definition, offline.definition, color.definition,
-        quiet.definition, version.definition,
+        quiet.definition, verbose.definition, version.definition,
     ]
 
     // MARK: list
@@ -164,7 +180,7 @@ enum Commands {
         arguments: [
             .choosing(
                 CacheAction.allCases.map(\.rawValue),
-                help: "info: where the cache is, how many entries and how old; clear: remove every entry.")
+                help: "info: where the cache is, how many entries and how old, and which service answers; clear: remove every entry.")
         ],
         options: [Options.help.definition],
         examples: [

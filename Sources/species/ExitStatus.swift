@@ -22,7 +22,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .badData:
             "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link or redirect off its origin, a loop, a size cap)."
         case .unavailable:
-            "The API could not be reached, timed out, or answered with an HTTP error, after retries, and nothing could stand in."
+            "No service could be reached, or each timed out or answered with an HTTP error (the last after retries), and nothing could stand in."
         case .internalError: "A bug in species."
         case .ioError: "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."
         case .interrupted: "Interrupted (Ctrl-C)."
@@ -33,7 +33,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         switch error {
         case .noSuchName, .ambiguousName, .notFound, .notInBundledData, .noSuchPage, .noResults: .nothingMatched
         case .invalidResponse, .refused, .tooLarge, .redirected: .badData
-        case .unreachable, .notCached, .httpStatus, .rateLimited: .unavailable
+        case .unreachable, .notCached, .httpStatus, .rateLimited, .noServiceAnswered: .unavailable
         case .notASpeciesURL: .usage
         case .unanswered(let cause, _): of(cause)
         }
@@ -44,7 +44,13 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     static func hint(for error: SpeciesError) -> String? {
         switch error {
         case .unreachable(let failure):
-            if case .timedOut = failure.kind { "(--timeout)" } else { nil }
+            switch failure.kind {
+            case .timedOut: "(--timeout)"
+            // OpenSSL's words for an issuer that no trusted CA vouches for.
+            case .insecureConnection where failure.detail.contains("local issuer certificate"):
+                "(a CA of your own: SSL_CERT_FILE or SSL_CERT_DIR)"
+            default: nil
+            }
         case .tooLarge: "(--max-response-size)"
         case .notCached: "(--offline)"
         case .unanswered: "(--offline answers from the SWAPI data built into species)"

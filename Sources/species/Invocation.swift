@@ -19,6 +19,7 @@ struct GlobalSettings: Equatable {
     var client = SpeciesClient.Configuration()
     var colorMode = ColorMode.auto
     var quiet = false
+    var verbose = false
 }
 
 extension Invocation {
@@ -43,7 +44,7 @@ extension Invocation {
             self = .list(try Self.listCommand(parsed, environment), try Self.settings(parsed, environment))
         case Commands.show:
             let settings = try Self.settings(parsed, environment)
-            self = .show(try Self.showCommand(parsed, root: settings.client.root), settings)
+            self = .show(try Self.showCommand(parsed, roots: settings.client.roots), settings)
         case Commands.cache:
             self = .cache(CacheCommand(try Self.choice(of: parsed), directory: ResponseCache.defaultDirectory(environment: environment)))
         case Commands.completions:
@@ -100,14 +101,14 @@ extension Invocation {
         return command
     }
 
-    private static func showCommand(_ parsed: ParsedArguments, root: APIRoot) throws(UsageError) -> ShowCommand {
+    private static func showCommand(_ parsed: ParsedArguments, roots: [APIRoot]) throws(UsageError) -> ShowCommand {
         let text = parsed.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else {
             throw UsageError(message: "missing argument '<name | id | url>'", command: parsed.command)
         }
         let query: SpeciesQuery
         do {
-            query = try SpeciesQuery(text, root: root)
+            query = try SpeciesQuery(text, roots: roots)
         } catch {
             throw UsageError(message: error.description, command: parsed.command)
         }
@@ -134,7 +135,9 @@ extension Invocation {
     /// Each global option, else its environment variable, else its default.
     private static func settings(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> GlobalSettings {
         var settings = GlobalSettings()
-        settings.client.root = try parsed.value(of: Options.baseURL, environment: environment)
+        // Each --base-url adds to the list.
+        settings.client.roots = try parsed.values(of: Options.baseURL, environment: environment).flatMap { $0 }
+        if settings.client.roots.isEmpty { settings.client.roots = Options.baseURL.defaultValue }
         settings.client.timeout = try parsed.value(of: Options.timeout, environment: environment)
         settings.client.retries = try parsed.value(of: Options.retries, environment: environment)
         settings.client.maxResponseSize = try parsed.value(of: Options.maxResponseSize, environment: environment)
@@ -149,6 +152,7 @@ extension Invocation {
             : parsed.isSet(Options.refresh, environment: environment) ? .refresh : .normal
         settings.colorMode = try parsed.value(of: Options.color, environment: environment)
         settings.quiet = parsed.isSet(Options.quiet, environment: environment)
+        settings.verbose = parsed.isSet(Options.verbose, environment: environment)
         return settings
     }
 

@@ -85,7 +85,7 @@ enum SpeciesMain {
         _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, terminal: Terminal,
         output: any OutputSink
     ) async -> ExitStatus {
-        let diagnostics = StandardErrorDiagnostics(quiet: settings.quiet, showsProgress: terminal.progress)
+        let diagnostics = StandardErrorDiagnostics(quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress)
         let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
         let context = CommandContext(client: client, output: output, diagnostics: diagnostics)
         return await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)

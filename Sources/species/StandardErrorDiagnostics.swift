@@ -3,8 +3,9 @@ import SpeciesKit
 import Synchronization
 
 /// Messages on stderr, one line each, with what could fool a terminal
-/// escaped and a length cut at 1,000 characters; each distinct warning is written once. `quiet` keeps warnings,
-/// notes and progress back (errors never are). On a terminal, a progress
+/// escaped and a length cut at 1,000 characters; each distinct warning is
+/// written once. `quiet` keeps warnings, notes and progress back (errors
+/// never are); traces are written only when `verbose`, as `verbose: ...`. On a terminal, a progress
 /// line appears once fetching has taken `progressDelay` seconds, is
 /// rewritten as it goes, and is erased at its end and around other lines.
 final class StandardErrorDiagnostics: CommandDiagnostics {
@@ -17,12 +18,14 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
     }
 
     private let quiet: Bool
+    private let verbose: Bool
     private let showsProgress: Bool
     private let progressDelay: Double
     private let state = Mutex(State())
 
-    init(quiet: Bool = false, showsProgress: Bool = false, progressDelay: Double = 0.3) {
+    init(quiet: Bool = false, verbose: Bool = false, showsProgress: Bool = false, progressDelay: Double = 0.3) {
         self.quiet = quiet
+        self.verbose = verbose
         self.showsProgress = showsProgress
         self.progressDelay = progressDelay
     }
@@ -35,6 +38,11 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
     func note(_ message: String) {
         guard !quiet else { return }
         writeLine(message)
+    }
+
+    func trace(_ message: String) {
+        guard verbose else { return }
+        writeLine("verbose: " + message)
     }
 
     func error(_ message: String) {

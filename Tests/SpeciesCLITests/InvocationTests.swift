@@ -6,7 +6,7 @@ import Testing
 @Suite("Command-line parsing")
 struct InvocationTests {
     static let local = APIRoot("http://127.0.0.1:8000/api/")!
-    static let localSettings = GlobalSettings(client: .init(root: local))
+    static let localSettings = GlobalSettings(client: .init(roots: [local]))
 
     private func parse(_ arguments: [String], environment: [String: String] = [:]) throws -> Invocation {
         try Invocation(arguments: arguments, environment: environment)
@@ -58,6 +58,8 @@ struct InvocationTests {
     @Test func colourAndQuiet() throws {
         #expect(try parse(["--color", "never", "list", "-q"]) == .list(ListCommand(), GlobalSettings(colorMode: .never, quiet: true)))
         #expect(try parse(["show", "1", "--color=always", "--quiet"]) == .show(ShowCommand(query: .id(1)), GlobalSettings(colorMode: .always, quiet: true)))
+        #expect(try parse(["-v", "list"]) == .list(ListCommand(), GlobalSettings(verbose: true)))
+        #expect(try parse(["show", "1", "--verbose"]) == .show(ShowCommand(query: .id(1)), GlobalSettings(verbose: true)))
     }
 
     @Test func completionsAndTheHiddenCommands() throws {
@@ -71,8 +73,28 @@ struct InvocationTests {
         let environment = ["SWAPI_BASE_URL": "http://127.0.0.1:8000/api"]
         #expect(try parse(["list"], environment: environment) == .list(ListCommand(), Self.localSettings))
         let option = try parse(["list", "--base-url", "https://swapi.dev/api/"], environment: environment)
-        #expect(option == .list(ListCommand(), GlobalSettings()))
+        #expect(option == .list(ListCommand(), GlobalSettings(client: .init(roots: [.swapi]))))
         #expect(try parse(["list"], environment: ["SWAPI_BASE_URL": ""]) == .list(ListCommand(), GlobalSettings()))
+    }
+
+    @Test func severalRootsMakeAListInTheirOrder() throws {
+        let local = ["http://127.0.0.1:8000/api/", "https://swapi.info/api/", "http://127.0.0.1:8001/api/"]
+        let expected = GlobalSettings(client: .init(roots: local.compactMap(APIRoot.init)))
+        let options = try parse(["--base-url", local[0], "list", "--base-url", local[1], "--base-url", local[2]])
+        #expect(options == .list(ListCommand(), expected))
+        for separated in ["\(local[0]) \(local[1]) \(local[2])", "\(local[0]),\(local[1]),\(local[2])", " \(local[0]) ,  \(local[1]),\(local[2]) "] {
+            #expect(try parse(["list"], environment: ["SWAPI_BASE_URL": separated]) == .list(ListCommand(), expected))
+        }
+        #expect(try parse(["list", "--base-url", "\(local[0]),\(local[1])", "--base-url", local[2]]) == .list(ListCommand(), expected))
+    }
+
+    @Test func theDefaultIsSWAPIsPublicServicesInTurn() throws {
+        #expect(
+            try parse(["list"]) == .list(ListCommand(), GlobalSettings(client: .init(roots: APIRoot.publicServices))))
+        #expect(
+            APIRoot.publicServices.map(\.url.absoluteString) == [
+                "https://swapi.dev/api/", "https://swapi.py4e.com/api/", "https://www.swapi.tech/api/", "https://swapi.info/api/",
+            ])
     }
 
     @Test func connectionOptionsAndTheirEnvironment() throws {
@@ -148,6 +170,9 @@ struct InvocationTests {
             (["show"], "missing argument '<name | id | url>'", "species show"),
             (["show", "wookie", "--page", "2"], "unknown option '--page'", "species show"),
             (["show", "x", "--base-url", "ftp://x/"], "invalid value 'ftp://x/' for '--base-url <url>': expected an http or https URL", "species show"),
+            (["list", "--base-url", "https://swapi.dev/api/ ftp://x/"], "invalid value 'ftp://x/' for '--base-url <url>': expected an http or https URL", "species list"),
+            (["list", "--base-url", " , "], "invalid value ' , ' for '--base-url <url>': expected an http or https URL", "species list"),
+            (["list", "-q", "-v"], "'--quiet' and '--verbose' cannot be used together", "species list"),
             (["list", "--timeout", "0"], "invalid value '0' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400", "species list"),
             (["list", "--timeout", "soon"], "invalid value 'soon' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400", "species list"),
             (["list", "--retries", "-1"], "invalid value '-1' for '--retries <n>': expected a whole number from 0 to 100", "species list"),
@@ -165,6 +190,11 @@ struct InvocationTests {
     @Test func aMalformedEnvironmentVariableIsAUsageError() {
         let baseURL = usageError(["list"], environment: ["SWAPI_BASE_URL": "swapi.dev"])
         #expect(baseURL?.message == "invalid value 'swapi.dev' for SWAPI_BASE_URL: expected an http or https URL")
+        let second = usageError(["list"], environment: ["SWAPI_BASE_URL": "https://swapi.dev/api/,http://[::1]/api/"])
+        #expect(
+            second?.message
+                == "invalid value 'http://[::1]/api/' for SWAPI_BASE_URL: expected a host name or an IPv4 address "
+                + "(FoundationNetworking cannot request an IPv6 address literal)")
         let timeout = usageError(["list"], environment: ["SWAPI_TIMEOUT": "-3"])
         #expect(timeout?.message == "invalid value '-3' for SWAPI_TIMEOUT: expected a number of seconds from 0.001 to 86400")
     }
@@ -190,6 +220,7 @@ struct HelpTests {
         } else {
             #expect(headings.suffix(2 + examples.count) == ["OPTIONS:", "GLOBAL OPTIONS:"] + examples)
             #expect(help.contains("\n  --base-url <url>        The API root"))
+            #expect(help.contains("\n  -v, --verbose           "))
         }
         if !command.hidden {
             #expect((2...3).contains(command.examples.count))

@@ -190,7 +190,8 @@ struct ReachTests {
                 unshare, ["-n", SpeciesBinary.url.path] + arguments,
                 environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cacheHome.path]))
         }
-        let notice = "swapi.dev did not answer (unknown host): answering from the SWAPI data built into species (recorded 2026-11-21)\n"
+        let notice = "swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer (unknown host): "
+            + "answering from the SWAPI data built into species (recorded 2026-11-21)\n"
         let list = try await offline(["list"])
         #expect(list.status == 0)
         #expect(list.stdout == (try Fixtures.text("golden/list/page-1.txt")))
@@ -201,7 +202,9 @@ struct ReachTests {
         #expect(try Self.objects(json.stdout).count == 37)
         let strict = try await offline(["--no-fallback", "list"])
         #expect(strict.status == 69 && strict.stdout == "")
-        #expect(strict.stderr == "error: could not reach https://swapi.dev/api/species/: unknown host\n")
+        #expect(strict.stderr == "error: swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer (unknown host)\n")
+        let pinned = try await offline(["--no-fallback", "--base-url", "https://swapi.info/api/", "list"])
+        #expect(pinned.status == 69 && pinned.stderr == "error: could not reach https://swapi.info/api/species/: unknown host\n")
         let fromEnvironment = try await ChildProcess.run(
             unshare, ["-n", SpeciesBinary.url.path, "list"],
             environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cacheHome.path, "SWAPI_NO_FALLBACK": "1"]))

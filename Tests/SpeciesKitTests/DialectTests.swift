@@ -80,7 +80,7 @@ struct SpeciesQueryTests {
             "HTTP://127.0.0.1:9/api/SPECIES/3", "http://127.0.0.1:9/api/species/3/ ",
         ])
     func accepted(text: String) throws {
-        guard case .url(let url) = try SpeciesQuery(text, root: root) else { return #expect(Bool(false)) }
+        guard case .url(let url) = try SpeciesQuery(text, roots: [root]) else { return #expect(Bool(false)) }
         #expect(url.lastPathComponent.hasPrefix("3"))
     }
 
@@ -94,14 +94,14 @@ struct SpeciesQueryTests {
         ])
     func refused(text: String) {
         #expect(throws: SpeciesError.notASpeciesURL(text, expected: "http://127.0.0.1:9/api/species/<id>/")) {
-            _ = try SpeciesQuery(text, root: root)
+            _ = try SpeciesQuery(text, roots: [root])
         }
     }
 
     @Test func digitsAreAnIdAndTheRestIsAName() throws {
-        #expect(try SpeciesQuery(" 37 ", root: root) == .id(37))
-        #expect(try SpeciesQuery("dor kel", root: root) == .name("dor kel"))
-        #expect(try SpeciesQuery("99999999999999999999", root: root) == .name("99999999999999999999"))
+        #expect(try SpeciesQuery(" 37 ", roots: [root]) == .id(37))
+        #expect(try SpeciesQuery("dor kel", roots: [root]) == .name("dor kel"))
+        #expect(try SpeciesQuery("99999999999999999999", roots: [root]) == .name("99999999999999999999"))
     }
 }
 
@@ -115,7 +115,7 @@ struct FallbackTests {
 
     private func client(_ transport: any HTTPTransport, root: String = "https://swapi.dev/api/", cache: CachePolicy, fallback: Bool = true) -> SpeciesClient {
         .stubbed(transport, diagnostics: diagnostics) { configuration in
-            configuration.root = APIRoot(root)!
+            configuration.roots = [APIRoot(root)!]
             configuration.cache = cache
             configuration.fallback = fallback
         }

@@ -20,7 +20,7 @@ extension SpeciesClient {
         _ transport: any HTTPTransport, diagnostics: any Diagnostics = RecordingDiagnostics(),
         configure: (inout Configuration) -> Void = { _ in }
     ) -> SpeciesClient {
-        var configuration = Configuration(retries: 0, fallback: false)
+        var configuration = Configuration(roots: [.swapi], retries: 0, fallback: false)
         configure(&configuration)
         return SpeciesClient(configuration: configuration, transport: transport, diagnostics: diagnostics)
     }

@@ -1,10 +1,10 @@
 import SpeciesKit
 import Synchronization
 
-/// Collects warnings, notes, errors and progress (its end as "(ended)"),
-/// for the client and for a command alike.
+/// Collects warnings, notes, errors, traces and progress (its end as
+/// "(ended)"), for the client and for a command alike.
 public final class RecordingDiagnostics: Diagnostics {
-    private let state = Mutex((warnings: [String](), notes: [String](), errors: [String](), progress: [String]()))
+    private let state = Mutex((warnings: [String](), notes: [String](), errors: [String](), progress: [String](), traces: [String]()))
 
     public init() {}
 
@@ -12,12 +12,14 @@ public final class RecordingDiagnostics: Diagnostics {
     public var notes: [String] { state.withLock { $0.notes } }
     public var errors: [String] { state.withLock { $0.errors } }
     public var progress: [String] { state.withLock { $0.progress } }
+    public var traces: [String] { state.withLock { $0.traces } }
 
     public func warning(_ message: String) { state.withLock { $0.warnings.append(message) } }
     public func note(_ message: String) { state.withLock { $0.notes.append(message) } }
     public func error(_ message: String) { state.withLock { $0.errors.append(message) } }
     public func progress(_ message: String) { state.withLock { $0.progress.append(message) } }
     public func progressEnded() { state.withLock { $0.progress.append("(ended)") } }
+    public func trace(_ message: String) { state.withLock { $0.traces.append(message) } }
 }
 
 /// A list that closures running anywhere can append to.

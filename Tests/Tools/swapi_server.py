@@ -25,8 +25,10 @@ requests reaches the next multiple of N, so that a client that asks for N
 pages in one round trip passes, and one that waits for an answer first gets
 504 after 10 s), and `fault=NAME` (hostile in one way, see FAULTS).
 
-drf answers carry an ETag, and a matching If-None-Match gets 304. The server
-prints `listening on http(s)://127.0.0.1:PORT/` once it accepts connections;
+drf answers carry an ETag, and a matching If-None-Match gets 304. With
+--host and --dialect it stands in for a public host (Tests/Tools/public_hosts.py),
+and --connection-log counts the connections it accepts. The server prints
+`listening on http(s)://HOST:PORT/` once it accepts connections;
 with --exit-with-stdin it exits when its standard input closes, so that it
 never outlives the process that started it. Python 3 standard library only.
 """
@@ -285,7 +287,7 @@ class Handler(BaseHTTPRequestHandler):
         if delay:
             time.sleep(delay)
         fault = settings.get("fault")
-        dialect = settings.get("dialect", "drf")
+        dialect = settings.get("dialect", server.dialect)
         if fault and fault not in FAULTS or dialect not in ("drf", "tech", "info"):
             return self.send(400, f"unknown fault or dialect in {session}".encode())
         if fault and self.misbehave(fault, count, session, rest):
@@ -501,6 +503,28 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 256
     daemon_threads = True
     huge_pages = {}
+    connection_log = None
+
+    tls_context = None
+
+    def get_request(self):
+        """Accepts a connection; with --connection-log, counts it before any
+        TLS handshake, so that a client its certificate turns away counts."""
+        connection, address = self.socket.accept()
+        if self.connection_log:
+            with open(self.connection_log, "a") as log:
+                log.write(f"{address[0]}\n")
+        return connection, address
+
+    def finish_request(self, request, client_address):
+        """With --tls, the handshake, in the connection's own thread, as a
+        real server makes several at once; then the requests."""
+        if self.tls_context:
+            try:
+                request = self.tls_context.wrap_socket(request, server_side=True)
+            except OSError:
+                return
+        super().finish_request(request, client_address)
 
     def dense_page(self):
         """One species whose lists hold as many values as species accepts
@@ -549,9 +573,14 @@ def main():
     parser.add_argument("--exit-with-stdin", action="store_true", help="exit when standard input closes")
     parser.add_argument("--huge-page", type=int, default=100_000, help="species on the page of the huge-page fault")
     parser.add_argument("--tls", metavar="PEM", help="serve https with this certificate and key")
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    parser.add_argument("--dialect", default="drf", choices=("drf", "tech", "info"), help="of sessions that name none")
+    parser.add_argument("--connection-log", metavar="FILE", help="append a line to FILE for each connection accepted")
     options = parser.parse_args()
 
-    server = Server(("127.0.0.1", options.port), Handler)
+    server = Server((options.host, options.port), Handler)
+    server.dialect = options.dialect
+    server.connection_log = options.connection_log
     server.dialects = Dialects(DataSet(os.path.join(options.fixtures, "swapi-data")))
     server.fixtures = options.fixtures
     server.huge_page_species = options.huge_page
@@ -564,10 +593,10 @@ def main():
     if options.tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(options.tls)
-        server.socket = context.wrap_socket(server.socket, server_side=True)
+        server.tls_context = context
     # A second listener, for the redirect to another port.
     other = Server(("127.0.0.1", 0), Handler)
-    for name in ("dialects", "fixtures", "huge_page_species", "latency", "verbose", "lock", "gate", "log", "tls"):
+    for name in ("dialects", "fixtures", "huge_page_species", "latency", "verbose", "lock", "gate", "log", "tls", "dialect"):
         setattr(other, name, getattr(server, name))
     server.other_port = other.other_port = other.server_address[1]
     threading.Thread(target=other.serve_forever, daemon=True).start()
@@ -579,7 +608,7 @@ def main():
 
     if options.exit_with_stdin:
         threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
-    print(f"listening on {'https' if options.tls else 'http'}://127.0.0.1:{server.server_address[1]}/", flush=True)
+    print(f"listening on {'https' if options.tls else 'http'}://{options.host}:{server.server_address[1]}/", flush=True)
     server.serve_forever()
 
 

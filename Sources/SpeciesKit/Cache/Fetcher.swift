@@ -56,6 +56,8 @@ struct Fetcher: Sendable {
         }
         if let entry, let cached, mode == .offline || (mode == .normal && isFresh(entry)) {
             cacheAge?.fetched(entry.fetched)
+            diagnostics.trace(
+                "GET \(url.redacted): from the cache, no request (fetched \(TimeSpan.describe(now().timeIntervalSince(entry.fetched))) ago)")
             return cached
         }
         if mode == .offline {

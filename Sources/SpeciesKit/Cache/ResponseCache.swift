@@ -104,6 +104,17 @@ package struct ResponseCache: Sendable {
         try write(Entry(url: key, fetched: Date(), body: Data(value.utf8)), suffix: Self.recordSuffix)
     }
 
+    /// Every record whose key starts with `prefix`: its key, value and
+    /// when it was written.
+    package func records(prefix: String) -> [(key: String, value: String, written: Date)] {
+        ownFiles().filter { $0.lastPathComponent.hasSuffix(Self.recordSuffix) }.compactMap { file in
+            guard let record = EntryFile(path: file.path, maxBodySize: maxBodySize), let header = record.header,
+                header.url.hasPrefix(prefix), let entry = record.entry(header)
+            else { return nil }
+            return (entry.url, String(decoding: entry.body, as: UTF8.self), entry.fetched)
+        }
+    }
+
     private func read(_ key: String, suffix: String) -> Entry? {
         guard let file = EntryFile(path: file(for: key, suffix: suffix).path, maxBodySize: maxBodySize), let header = file.header,
             header.url == key

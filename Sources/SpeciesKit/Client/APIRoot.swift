@@ -3,8 +3,16 @@ import Foundation
 /// The API root, such as `https://swapi.dev/api/`; species live at
 /// `<root>species/`.
 public struct APIRoot: Sendable, Equatable {
-    /// swapi.dev, the default.
+    /// swapi.dev, the first of SWAPI's public services.
     public static let swapi = APIRoot(checked: "https://swapi.dev/api/")
+
+    /// SWAPI's public services, in the order species asks them
+    /// (docs/swapi-dialects.md): swapi.dev, its copy swapi.py4e.com (the
+    /// same code and JSON), www.swapi.tech and swapi.info.
+    public static let publicServices = [
+        swapi, APIRoot(checked: "https://swapi.py4e.com/api/"), APIRoot(checked: "https://www.swapi.tech/api/"),
+        APIRoot(checked: "https://swapi.info/api/"),
+    ]
 
     public let url: URL
     let origin: Origin
@@ -67,6 +75,13 @@ public struct APIRoot: Sendable, Equatable {
         return labels.count == 4 && labels.allSatisfy { label in
             label.allSatisfy({ $0.isASCII && $0.isNumber }) && (label == "0" || !label.hasPrefix("0")) && (Int(label).map { $0 <= 255 } ?? false)
         }
+    }
+
+    /// Whether `url` is under this root: on its origin (or the secure one
+    /// of it), below its path.
+    func contains(_ url: URL) -> Bool {
+        guard let other = Origin(url), origin.admits(other) else { return false }
+        return url.path.lowercased().hasPrefix(path.lowercased())
     }
 
     /// `<root>species/`, with `search` and `page` (after it, as swapi.dev's

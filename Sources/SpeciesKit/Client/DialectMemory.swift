@@ -18,10 +18,16 @@ final class DialectMemory: Sendable {
         return dialect
     }
 
-    func learn(_ dialect: Dialect, for root: APIRoot, in cache: ResponseCache?, guess: Dialect) {
-        let remembered = known(for: root, in: cache)
-        guard remembered != dialect else { return }
+    /// Learns the dialect `root` answered in; the first time in this
+    /// process, or when it changed, `trace` hears of it.
+    func learn(_ dialect: Dialect, for root: APIRoot, in cache: ResponseCache?, guess: Dialect, trace: (String) -> Void) {
         let key = Self.key(root)
+        let heard = known.withLock { $0[key] } != nil
+        let remembered = known(for: root, in: cache)
+        if !heard || remembered != dialect {
+            trace("\(root.origin.authority) answers in \(dialect.service) form (\(dialect.rawValue))")
+        }
+        guard remembered != dialect else { return }
         known.withLock { $0[key] = dialect }
         if remembered != nil || dialect != guess {
             try? cache?.remember(dialect.rawValue, as: key)

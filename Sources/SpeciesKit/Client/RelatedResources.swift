@@ -115,22 +115,24 @@ extension SpeciesClient {
     }
 
     /// A planet, person or film, read from its link's kind and id and
-    /// fetched under the API root, whatever host the link names (swapi.tech
-    /// writes its own); what keeps it from being named is an answer too.
+    /// asked of the services in turn, whatever host the link names
+    /// (swapi.tech writes its own); what keeps it from being named is an
+    /// answer too. Offline, what neither the cache nor the built-in data
+    /// holds is not available.
     private func resource(_ link: String) async -> RelatedFetch.Outcome {
         guard let reference = ResourceReference(link) else {
             diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI planet, person or film")
             return .missing(.failed(reason: "not a SWAPI link"))
         }
         do {
-            return .found(try await fallback.answer { try await $0.resource(reference) } bundled: { bundled in
-                guard let resource = bundled.resource(reference) else { throw SpeciesError.notCached(url: root.url) }
-                return resource
-            })
+            let resource = try await services.answer { catalog -> RelatedResource? in
+                try await catalog.resource(reference)
+            } bundled: { bundled in
+                bundled.resource(reference)
+            }
+            return resource.map(RelatedFetch.Outcome.found) ?? .missing(.unavailableOffline)
         } catch SpeciesError.httpStatus(404, _) {
             return .missing(.notFound)
-        } catch SpeciesError.notCached {
-            return .missing(.unavailableOffline)
         } catch let error as SpeciesError {
             diagnostics.warning("cannot name \(reference): \(error)")
             return .missing(.failed(reason: error.briefly))

@@ -50,7 +50,7 @@ struct RemoteCatalog: Sendable {
             }
             return listing
         }
-        dialects.learn(listing.dialect, for: root, in: fetcher.cache, guess: guess)
+        dialects.learn(listing.dialect, for: root, in: fetcher.cache, guess: guess, trace: diagnostics.trace)
         guard listing.dialect == expected, listing.expanded else {
             throw DialectMismatch(dialect: listing.dialect, url: url)
         }
@@ -101,9 +101,13 @@ struct RemoteCatalog: Sendable {
             }
             let pageURL: @Sendable (Int) -> URL = { [root] in dialect.listingURL(root, page: $0, search: search) }
             let first = pageURL(1)
+            let plan = serial ? (pages: 1, source: "") : expectedPages(at: first, in: dialect, search: search)
+            diagnostics.trace(
+                serial ? "page plan: one page at a time, each from the last one's next link"
+                    : "page plan: \(plan.pages == 1 ? "page 1" : "pages 1 to \(plan.pages) at once") (\(plan.source)), "
+                        + "then the rest that page 1 counts")
             let walk = PageWalk(
-                root: root, diagnostics: diagnostics, pageURL: pageURL,
-                expectedPages: serial ? 1 : expectedPages(at: first, in: dialect, search: search),
+                root: root, diagnostics: diagnostics, pageURL: pageURL, expectedPages: plan.pages,
                 concurrency: serial ? 1 : Self.concurrency,
                 listing: { url in try await listing(at: url, expected: dialect, first: url == first) })
             let summary = try await walk.run(deliver)
@@ -121,13 +125,13 @@ struct RemoteCatalog: Sendable {
     /// matching species fill in the SWAPI data built into species. When the
     /// guess is right, every page comes in one round trip; when it is not,
     /// `PageWalk` fetches the rest, or drops the pages past the end.
-    private func expectedPages(at first: URL, in dialect: Dialect, search: String?) -> Int {
+    private func expectedPages(at first: URL, in dialect: Dialect, search: String?) -> (pages: Int, source: String) {
         if let body = fetcher.cache?.read(first)?.body,
             let listing = try? ResponseBody.decode(ListingBody.self, from: body, url: first), listing.dialect == dialect
         {
-            return PageWalk.pageCount(of: listing)
+            return (PageWalk.pageCount(of: listing), "as many as the cached page 1 counts")
         }
-        return BundledCatalog.pageCount(matching: search)
+        return (BundledCatalog.pageCount(matching: search), "as many as the SWAPI data built into species fills")
     }
 
     /// Runs `body` in the API's dialect; when an answer shows another, runs

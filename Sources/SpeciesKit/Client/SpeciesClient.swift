@@ -1,38 +1,44 @@
 import Foundation
 import Synchronization
 
-/// The species of a SWAPI service: a page, every page, one species by id,
-/// URL or name, and the names of what a species links to.
+/// The species of SWAPI: a page, every page, one species by id, URL or
+/// name, and the names of what a species links to.
 ///
-/// Requests go through the transport (URLSession unless another is given),
-/// each bounded by `timeout` from its first byte to its last and retried as
-/// `retries` says, and through the cache of `cache`. Every response is
-/// checked; what cannot be read is reported to the diagnostics.
+/// The services of `roots` are asked in turn (`ServiceList`): SWAPI's
+/// public ones unless told otherwise. Requests go through the transport
+/// (URLSession unless another is given), each bounded by `timeout` from
+/// its first byte to its last and retried as `retries` says, and through
+/// the cache of `cache`. Every response is checked; what cannot be read is
+/// reported to the diagnostics.
 public struct SpeciesClient: Sendable {
     public struct Configuration: Sendable, Equatable {
         public static let defaultTimeout = 15.0
         public static let defaultRetries = 3
 
-        public var root: APIRoot
-        /// Seconds for each request, first byte to last.
+        /// The services, asked in this order; one means that one only, and
+        /// none means SWAPI's public services.
+        public var roots: [APIRoot]
+        /// Seconds for each request, first byte to last; and for a walk
+        /// down `roots` until one answers.
         public var timeout: Double
-        /// Retries of HTTP 429, 500, 502, 503, 504 and dropped connections.
+        /// Retries of HTTP 429, 500, 502, 503, 504 and dropped connections,
+        /// by the last service of `roots` (the others give way at once).
         public var retries: Int
         /// Bytes; a larger response is refused.
         public var maxResponseSize: Int
         /// Follow `next` one page at a time, never fetching pages at once.
         public var serial: Bool
         public var cache: CachePolicy
-        /// When the API cannot answer, answer from the cache, whatever its
+        /// When no service can answer, answer from the cache, whatever its
         /// age, and for SWAPI's own hosts from the data built into species.
         public var fallback: Bool
 
         public init(
-            root: APIRoot = .swapi, timeout: Double = defaultTimeout, retries: Int = defaultRetries,
+            roots: [APIRoot] = APIRoot.publicServices, timeout: Double = defaultTimeout, retries: Int = defaultRetries,
             maxResponseSize: Int = URLSessionTransport.defaultMaxResponseSize, serial: Bool = false,
             cache: CachePolicy = CachePolicy(directory: nil), fallback: Bool = true
         ) {
-            self.root = root
+            self.roots = roots
             self.timeout = timeout
             self.retries = retries
             self.maxResponseSize = maxResponseSize
@@ -44,37 +50,48 @@ public struct SpeciesClient: Sendable {
 
     public let configuration: Configuration
     let diagnostics: any Diagnostics
-    let fallback: Fallback
+    let services: ServiceList
 
     /// - Parameters:
     ///   - transport: how requests reach the network; a `URLSessionTransport`
     ///     when nil. The client follows redirects, and adds the deadline and
     ///     the retries.
-    ///   - diagnostics: where warnings, notes and progress go.
+    ///   - diagnostics: where warnings, notes, progress and traces go.
     public init(configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil, diagnostics: (any Diagnostics)? = nil) {
         let diagnostics = diagnostics ?? NoDiagnostics()
-        let base = transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize, idleTimeout: configuration.timeout + 1)
-        let network = RetryingTransport(
-            DeadlineTransport(RedirectingTransport(base), seconds: configuration.timeout),
-            policy: .init(retries: configuration.retries), diagnostics: diagnostics)
-        let fetcher = Fetcher(
-            network: network,
-            cache: configuration.cache.directory.map { ResponseCache(directory: $0, maxBodySize: configuration.maxResponseSize) },
-            maxAge: configuration.cache.maxAge, mode: configuration.cache.mode, diagnostics: diagnostics,
-            valueLimits: JSONValueCount(maxSize: configuration.maxResponseSize))
+        let base = RedirectingTransport(
+            transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize, idleTimeout: configuration.timeout + 1))
+        let cache = configuration.cache.directory.map { ResponseCache(directory: $0, maxBodySize: configuration.maxResponseSize) }
+        let dialects = DialectMemory()
+        var roots: [APIRoot] = []
+        for root in configuration.roots where !roots.contains(root) {
+            roots.append(root)
+        }
+        if roots.isEmpty { roots = APIRoot.publicServices }
         self.configuration = configuration
         self.diagnostics = diagnostics
-        let catalog = RemoteCatalog(
-            root: configuration.root, fetcher: fetcher, diagnostics: diagnostics, serial: configuration.serial,
-            dialects: DialectMemory())
-        fallback = Fallback(catalog: catalog, mode: configuration.cache.mode, enabled: configuration.fallback, diagnostics: diagnostics)
+        services = ServiceList(
+            roots: roots, memory: ServiceMemory(roots: roots, cache: cache, maxAge: configuration.cache.maxAge),
+            mode: configuration.cache.mode, fallback: configuration.fallback, timeout: configuration.timeout, diagnostics: diagnostics
+        ) { root, turn in
+            // Only the last service of a walk retries: the others give way.
+            let retries = turn?.followed == true ? 0 : configuration.retries
+            let network = RetryingTransport(
+                TracingTransport(DeadlineTransport(base, seconds: configuration.timeout, turn: turn), diagnostics: diagnostics),
+                policy: .init(retries: retries), diagnostics: diagnostics)
+            let fetcher = Fetcher(
+                network: network, cache: cache, maxAge: configuration.cache.maxAge, mode: configuration.cache.mode,
+                diagnostics: diagnostics, valueLimits: JSONValueCount(maxSize: configuration.maxResponseSize))
+            return RemoteCatalog(root: root, fetcher: fetcher, diagnostics: diagnostics, serial: configuration.serial, dialects: dialects)
+        }
     }
 
-    public var root: APIRoot { configuration.root }
+    /// The services asked, in the list's order.
+    public var roots: [APIRoot] { services.roots }
 
     /// Page `number` of the species, or of those whose name matches `search`.
     public func page(_ number: Int = 1, search: String? = nil) async throws -> SpeciesPage {
-        try await fallback.answer { try await $0.page(number, search: search) } bundled: { try $0.page(number, search: search) }
+        try await services.answer { try await $0.page(number, search: search) } bundled: { try $0.page(number, search: search) }
     }
 
     /// Every page from the first, each handed to `body` as it comes, in API
@@ -82,7 +99,7 @@ public struct SpeciesClient: Sendable {
     /// that failed after some pages, `body` gets only what follows them.
     public func forEachPage(search: String? = nil, _ body: ([StarWarsSpecies]) async throws -> Void) async throws {
         var handedOver = 0
-        try await fallback.answer { remote in
+        try await services.answer { remote in
             var seen = 0
             try await remote.forEachPage(search: search) { species in
                 let fresh = species.dropFirst(max(0, handedOver - seen))
@@ -109,16 +126,18 @@ public struct SpeciesClient: Sendable {
     public func species(_ query: SpeciesQuery) async throws -> StarWarsSpecies {
         switch query {
         case .id(let id):
-            try await species(query) { try await $0.species(id: id) } bundled: { try $0.species(id: id) }
+            return try await species(query) { try await $0.species(id: id) } bundled: { try $0.species(id: id) }
         case .url(let url):
-            try await species(query) { try await $0.species(at: url) } bundled: { bundled in
-                guard let reference = ResourceReference(url.absoluteString), reference.kind == .species else {
-                    throw SpeciesError.notInBundledData(what: query.description)
-                }
-                return try bundled.species(id: reference.id)
+            // Its own service is asked for the URL; another, for the same id.
+            let id = ResourceReference(url.absoluteString).flatMap { $0.kind == .species ? $0.id : nil }
+            return try await species(query) { catalog in
+                if let id, !catalog.root.contains(url) { try await catalog.species(id: id) } else { try await catalog.species(at: url) }
+            } bundled: { bundled in
+                guard let id else { throw SpeciesError.notInBundledData(what: query.description) }
+                return try bundled.species(id: id)
             }
         case .name(let name):
-            try await species(named: name)
+            return try await species(named: name)
         }
     }
 
@@ -140,7 +159,7 @@ public struct SpeciesClient: Sendable {
         bundled: (BundledCatalog) throws -> StarWarsSpecies
     ) async throws -> StarWarsSpecies {
         do {
-            return try await fallback.answer(remote, bundled: bundled)
+            return try await services.answer(remote, bundled: bundled)
         } catch SpeciesError.httpStatus(404, let url) {
             throw SpeciesError.notFound(what: query.description, url: url)
         }

@@ -39,6 +39,9 @@ public enum SpeciesError: Error, Sendable, Equatable {
     case redirected(url: URL, problem: String)
     /// `show` was given a URL that is not a species of this API.
     case notASpeciesURL(String, expected: String)
+    /// None of the services of a list answered (`--no-fallback`), or
+    /// nothing stood in for them.
+    case noServiceAnswered([ServiceFailure])
     /// The API could not answer, and nothing stood in for it: the cache
     /// had no answer, and the built-in data is SWAPI's, not this host's.
     indirect case unanswered(SpeciesError, host: String)
@@ -95,9 +98,28 @@ public enum SpeciesError: Error, Sendable, Equatable {
             return "\(url.redacted): \(problem)"
         case .notASpeciesURL(let text, let expected):
             return "'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))"
+        case .noServiceAnswered(let failures):
+            return Self.describe(failures)
         case .unanswered:
             return message()
         }
+    }
+
+    /// `swapi.dev did not answer (SSL certificate problem: certificate has
+    /// expired); swapi.py4e.com and swapi.info did not answer (unknown
+    /// host)`: the services in the order asked, grouped by cause.
+    static func describe(_ failures: [ServiceFailure]) -> String {
+        var groups: [(cause: String, services: [String])] = []
+        for failure in failures {
+            let cause = failure.error.cause
+            if let index = groups.firstIndex(where: { $0.cause == cause }) {
+                groups[index].services.append(failure.service)
+            } else {
+                groups.append((cause, [failure.service]))
+            }
+        }
+        return groups.map { alternatives($0.services, conjunction: "and") + " did not answer (\($0.cause))" }
+            .joined(separator: "; ")
     }
 
     /// The API gave no answer: the network or the service failed, or what
@@ -108,7 +130,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
         switch self {
         case .unreachable(let error): error.meansUnreachable
         case .httpStatus(let status, _): status == 429 || (500..<600).contains(status)
-        case .rateLimited, .invalidResponse, .redirected: true
+        case .rateLimited, .invalidResponse, .redirected, .noServiceAnswered: true
         default: false
         }
     }
@@ -134,7 +156,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
         case .redirected: "redirected elsewhere"
         case .unreachable(let error):
             if case .timedOut = error.kind { "timed out" } else { "unreachable" }
-        case .rateLimited: "unreachable"
+        case .rateLimited, .noServiceAnswered: "unreachable"
         default: "unavailable"
         }
     }
@@ -144,10 +166,22 @@ public enum SpeciesError: Error, Sendable, Equatable {
         search.map { " matching '\(Excerpt.of($0))'" } ?? ""
     }
 
-    /// `'A'`, `'A' or 'B'`, `'A', 'B' or 'C'`.
-    package static func alternatives(_ words: [String]) -> String {
+    /// `'A'`, `'A' or 'B'`, `'A', 'B' or 'C'` (or `and`).
+    package static func alternatives(_ words: [String], conjunction: String = "or") -> String {
         guard let last = words.last, words.count > 1 else { return words.joined() }
-        return words.dropLast().joined(separator: ", ") + " or " + last
+        return words.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+}
+
+/// A service of a list that did not answer, and why.
+public struct ServiceFailure: Sendable, Equatable {
+    /// Its name in messages: `swapi.dev`.
+    public var service: String
+    public var error: SpeciesError
+
+    public init(service: String, error: SpeciesError) {
+        self.service = service
+        self.error = error
     }
 }
 
@@ -159,6 +193,7 @@ extension SpeciesError: LocalizedError, CustomStringConvertible {
 enum HTTPStatusText {
     static func reason(_ status: Int) -> String {
         switch status {
+        case 200: "OK"
         case 301: "Moved Permanently"
         case 302: "Found"
         case 304: "Not Modified"
@@ -175,6 +210,7 @@ enum HTTPStatusText {
         case 502: "Bad Gateway"
         case 503: "Service Unavailable"
         case 504: "Gateway Timeout"
+        case 200..<300: "(a success)"
         case 300..<400: "(a redirect)"
         case 400..<500: "(a client error)"
         case 500..<600: "(a server error)"

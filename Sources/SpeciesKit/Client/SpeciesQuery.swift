@@ -7,10 +7,10 @@ public enum SpeciesQuery: Sendable, Equatable {
     case url(URL)
 
     /// Digits are an id; an `http(s)` URL must be a species of the API at
-    /// `root` (any dialect's form: `.../species/3/`, `.../species/3`,
-    /// `.../species/3.json`); anything else is a name.
+    /// one of `roots` (any dialect's form: `.../species/3/`,
+    /// `.../species/3`, `.../species/3.json`); anything else is a name.
     /// - Throws: `SpeciesError.notASpeciesURL` for any other URL.
-    public init(_ text: String, root: APIRoot) throws(SpeciesError) {
+    public init(_ text: String, roots: [APIRoot]) throws(SpeciesError) {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int(text) {
             self = .id(id)
@@ -20,12 +20,14 @@ public enum SpeciesQuery: Sendable, Equatable {
             self = .name(text)
             return
         }
-        let expected = root.speciesURL(id: 3).redacted.replacingOccurrences(of: "/3/", with: "/<id>/")
-        guard let url = URL(string: text), let origin = Origin(url), root.origin.admits(origin),
-            url.query == nil, url.fragment == nil, let reference = ResourceReference(url.path), reference.kind == .species,
-            url.path.lowercased().hasPrefix(root.path.lowercased()),
-            url.path.dropFirst(root.path.count).split(separator: "/").count == 2
-        else { throw .notASpeciesURL(text, expected: expected) }
+        let isSpecies = { (url: URL, root: APIRoot) in
+            root.contains(url) && url.query == nil && url.fragment == nil
+                && ResourceReference(url.path)?.kind == .species && url.path.dropFirst(root.path.count).split(separator: "/").count == 2
+        }
+        guard let url = URL(string: text), roots.contains(where: { isSpecies(url, $0) }) else {
+            let expected = (roots.first ?? .swapi).speciesURL(id: 3).redacted.replacingOccurrences(of: "/3/", with: "/<id>/")
+            throw .notASpeciesURL(text, expected: expected)
+        }
         self = .url(url)
     }
 

@@ -5,33 +5,47 @@ import Synchronization
 /// byte a second would never time out without this. The deadline holds
 /// whatever the transport below is doing: when it passes, the request is
 /// cancelled and the caller goes on at once, without waiting for the
-/// transport to notice.
+/// transport to notice. In a service's turn (`ServiceTurn`), until the
+/// service answers, the walk's end bounds it too, and so does the turn's
+/// first-byte timeout.
 struct DeadlineTransport: HTTPTransport {
     private let base: any HTTPTransport
     private let seconds: Double
+    private let turn: ServiceTurn?
 
-    init(_ base: any HTTPTransport, seconds: Double) {
+    init(_ base: any HTTPTransport, seconds: Double, turn: ServiceTurn? = nil) {
         self.base = base
         self.seconds = seconds
+        self.turn = turn
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ asked: HTTPRequest) async throws -> HTTPResponse {
+        var bounded = asked
+        var seconds = self.seconds
+        var detail = "no complete answer within \(TimeSpan.exactly(seconds))"
+        if let turn, !turn.hasAnswered {
+            bounded.firstByteTimeout = turn.firstByteTimeout
+            if turn.secondsLeft < seconds {
+                seconds = turn.secondsLeft
+                detail = "no complete answer before the \(TimeSpan.exactly(turn.walkSeconds)) for the list of services ran out"
+            }
+        }
         let race = Race<HTTPResponse>()
-        let base = self.base, seconds = self.seconds
-        return try await withTaskCancellationHandler {
+        let base = self.base, limit = seconds, timedOut = detail, request = bounded
+        let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 race.start(continuation)
                 race.run { try await base.send(request) }
                 race.run {
-                    try await Pause.seconds(seconds)
-                    throw TransportError(
-                        .timedOut(seconds: seconds), url: request.url,
-                        detail: "no complete answer within \(TimeSpan.exactly(seconds))")
+                    try await Pause.seconds(limit)
+                    throw TransportError(.timedOut(seconds: limit), url: request.url, detail: timedOut)
                 }
             }
         } onCancel: {
             race.cancel()
         }
+        turn?.heard()
+        return response
     }
 }
 

@@ -4,10 +4,15 @@ import Foundation
 public struct HTTPRequest: Sendable, Equatable {
     public var url: URL
     public var headers: [String: String]
+    /// Seconds within which the response must begin (its status line and
+    /// headers); nil for no such bound. A service of a list that others
+    /// follow gives way when it is this slow to start.
+    public var firstByteTimeout: Double?
 
-    public init(url: URL, headers: [String: String] = [:]) {
+    public init(url: URL, headers: [String: String] = [:], firstByteTimeout: Double? = nil) {
         self.url = url
         self.headers = headers
+        self.firstByteTimeout = firstByteTimeout
     }
 }
 

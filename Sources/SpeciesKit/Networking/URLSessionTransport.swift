@@ -8,8 +8,9 @@ import Synchronization
 /// callbacks reach one session-level delegate (on Linux only a session
 /// delegate sees a task's redirects and bytes). A body is stopped at
 /// `maxResponseSize` as it arrives. Redirects are not followed here: a 3xx
-/// comes back as it is, for `RedirectingTransport`. Cancelling the calling
-/// task ends the request at once.
+/// comes back as it is, for `RedirectingTransport`. A request's
+/// `firstByteTimeout` holds until its response begins. Cancelling the
+/// calling task ends the request at once.
 public final class URLSessionTransport: HTTPTransport {
     public static let defaultMaxResponseSize = 100 * 1024 * 1024
 
@@ -63,6 +64,14 @@ public final class URLSessionTransport: HTTPTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         let exchange = Exchange(url: request.url, task: session.dataTask(with: urlRequest))
+        let firstByteTimer = request.firstByteTimeout.map { seconds in
+            Task {
+                try await Pause.seconds(seconds)
+                exchange.stopUnlessBegun(
+                    TransportError(.timedOut(seconds: seconds), url: request.url, detail: "no answer began within \(TimeSpan.exactly(seconds))"))
+            }
+        }
+        defer { firstByteTimer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard exchange.await(continuation) else { return }
@@ -241,6 +250,12 @@ private final class Exchange: Sendable {
         finish(response.map { .success($0) } ?? .failure(TransportError(.other, url: url, detail: "the answer was not HTTP")))
     }
 
+    /// `stop`, unless the response has begun.
+    func stopUnlessBegun(_ error: TransportError) {
+        guard state.withLock({ $0.status == nil }) else { return }
+        stop(error)
+    }
+
     /// Ends the exchange with `error` before its task is done, and cancels
     /// the task. The caller does not wait for the cancellation:
     /// `URLSessionTask.cancel()` waits for the task's queue, which may be
@@ -290,12 +305,16 @@ extension TransportError {
             self.init(.timedOut(seconds: 0), url: url, detail: "timed out")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            self.init(.insecureConnection, url: url, detail: "the TLS connection failed (\(message))")
+            self.init(.insecureConnection, url: url, detail: message)
         // The words of URLSessionFixes.c when it stops a long header block.
         case .unknown where message.hasPrefix("the response has more than "):
             self.init(.tooManyHeaders, url: url, detail: message)
+        // curl's own words name the cause: "SSL certificate problem:
+        // certificate has expired", "... unable to get local issuer
+        // certificate", "SSL: no alternative certificate subject name
+        // matches target host name 'x'".
         case .unknown where message.contains("SSL") || message.contains("certificate"):
-            self.init(.insecureConnection, url: url, detail: "the TLS connection failed (\(message))")
+            self.init(.insecureConnection, url: url, detail: message)
         // A reset, an empty reply, an answer that ends inside its headers,
         // or a body cut short (curl's "transfer closed with N bytes
         // remaining", which arrives as .unknown).

@@ -7,6 +7,15 @@ public protocol Diagnostics: Sendable {
     func note(_ message: String)
     /// What is being fetched, such as "fetching page 3 of 4…".
     func progress(_ message: String)
+    /// A step of the client's work, for whoever asked to see them
+    /// (`--verbose`): each request and where its answer came from, the
+    /// dialect of a service, a service given up on, the page plan.
+    func trace(_ message: String)
+}
+
+extension Diagnostics {
+    /// Steps are for those who ask: by default, nowhere.
+    public func trace(_ message: String) {}
 }
 
 /// Diagnostics that go nowhere: the client's default.

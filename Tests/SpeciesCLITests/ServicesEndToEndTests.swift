@@ -1,0 +1,285 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A server of a test's own, with a certificate of Tests/TLS, that counts
+/// the connections it accepts (a client its certificate turns away counts).
+private struct CountedServer {
+    let server: FixtureServer
+    let log: URL
+
+    static func start(certificate: String? = nil, _ arguments: [String] = []) async throws -> CountedServer {
+        let log = SpeciesBinary.home.appendingPathComponent("connections-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: SpeciesBinary.home, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let tls = certificate.map { ["--tls", TestCertificates.url($0).path] } ?? []
+        return CountedServer(server: try await FixtureServer.start(tls + ["--connection-log", log.path] + arguments), log: log)
+    }
+
+    var connections: Int {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").count
+    }
+
+    func root(session: String) -> String {
+        server.root(session: session)
+    }
+}
+
+/// Issue 17: SWAPI's public services in turn, HTTPS that can be trusted,
+/// and --verbose; each point against local servers, over HTTPS where real
+/// users are, with both the debug and the installed build where their paths
+/// differ (the libcurl workarounds).
+@Suite("Live by default")
+struct ServicesEndToEndTests {
+    let session = ServerSession()
+    let https = ServerSession(on: FixtureServer.sharedHTTPS)
+    let cacheHome = SpeciesBinary.home.appendingPathComponent("services-\(UUID().uuidString)")
+
+    private var trusted: [String: String] {
+        TestCertificates.trusted.merging(["XDG_CACHE_HOME": cacheHome.path]) { $1 }
+    }
+
+    private static func authority(_ root: String) -> String {
+        URL(string: root).map { "\($0.host ?? ""):\($0.port ?? 0)" } ?? root
+    }
+
+    private static func species(_ json: String) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+    }
+
+    // MARK: 1. The services in turn
+
+    @Test(arguments: SpeciesBuild.allCases)
+    func anExpiredCertificateGivesWayToTheNextServiceWhichIsThenAskedFirst(build: SpeciesBuild) async throws {
+        let expired = try await CountedServer.start(certificate: "expired.pem"), answering = try await CountedServer.start(certificate: "server.pem")
+        let first = expired.root(session: session.name), second = answering.root(session: session.name)
+        let list = "\(first) \(second)"
+        let failover = try await build.run(["--base-url", list, "list", "--all-pages", "--json"], environment: trusted)
+        #expect(failover.status == 0, "\(failover)")
+        let species = try Self.species(failover.stdout)
+        #expect(species.count == 37 && species.first?["url"] as? String == second + "species/1/")
+        #expect(
+            failover.stderr
+                == "\(Self.authority(first)) did not answer (SSL certificate problem: certificate has expired); answered by \(Self.authority(second))\n")
+        let turnedAway = expired.connections
+        #expect(turnedAway >= 1)
+
+        // The next run asks the service that answered, and no other.
+        let answered = answering.connections
+        let next = try await build.run(["--base-url", list, "show", "wookie"], environment: trusted)
+        #expect(next.status == 0 && next.stderr == "", "\(next)")
+        #expect(next.stdout == (try Fixtures.text("golden/show/3.txt")))
+        #expect(expired.connections == turnedAway)
+        #expect(answering.connections > answered)
+        await expired.server.stop()
+        await answering.server.stop()
+
+        let info = try await build.run(["cache", "info"], environment: trusted)
+        #expect(info.stdout.contains("\nanswering: \(second) since "), "\(info.stdout)")
+        #expect(info.stdout.hasSuffix(", for \(first) \(second)\n"))
+    }
+
+    @Test func aHangingServiceGivesWayAfterThreeSeconds() async throws {
+        let hanging = try await session.root(fault: "hang"), answering = try await session.root()
+        let result = try await SpeciesBinary.run(["--no-cache", "--base-url", hanging, "--base-url", answering, "list"])
+        #expect(result.status == 0)
+        #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
+        let names = [hanging, answering].map { $0.replacingOccurrences(of: "http://", with: "") }
+        #expect(
+            result.stderr
+                == "\(names[0]) did not answer (no answer began within 3 s); answered by \(names[1])\n"
+                + "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
+    }
+
+    /// `--no-fallback`: one error line, each service and why; exit 69. A
+    /// server of the test's own: the shared one may be busy for seconds
+    /// making a huge page for another test, and the portal, which others
+    /// follow, has 3 s to begin its answer.
+    @Test func whenNoServiceAnswersOneErrorNamesEach() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { await server.stop() } }
+        let session = ServerSession(on: Task { server })
+        let refused = "http://127.0.0.1:\(ClosedPort.find())/api/", portal = try await session.root(fault: "html")
+        let unavailable = try await session.root(fault: "503-always")
+        let result = try await SpeciesBinary.run(
+            ["--no-cache", "--no-fallback", "--retries", "1", "--base-url", "\(refused),\(portal),\(unavailable)", "list"])
+        #expect(result.status == 69 && result.stdout == "")
+        let names = [portal, unavailable].map { $0.replacingOccurrences(of: "http://", with: "") }
+        #expect(result.stderr.hasPrefix("retry 1 of 1 in "))
+        #expect(
+            result.stderr.hasSuffix(
+                "error: \(Self.authority(refused)) did not answer (connection refused); "
+                    + "\(names[0]) did not answer (its answer is not SWAPI JSON); \(names[1]) did not answer (HTTP 503 Service Unavailable)\n"),
+            "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 2, "one retry, then one error line")
+        #expect(try await session.requests(fault: "503-always").count == 2, "the last service retries")
+        #expect(try await session.requests(fault: "html").count == 1, "the others do not")
+    }
+
+    @Test func oneRootIsThatServiceOnly() async throws {
+        let refused = "http://127.0.0.1:\(ClosedPort.find())/api/"
+        let result = try await SpeciesBinary.run(["--no-cache", "--no-fallback", "--base-url", refused, "list"])
+        #expect(result.status == 69 && result.stderr == "error: could not reach \(refused)species/: connection refused\n")
+    }
+
+    // MARK: 3. HTTPS you can trust
+
+    @Test(
+        arguments: SpeciesBuild.allCases,
+        [
+            ("expired.pem", true, "SSL certificate problem: certificate has expired"),
+            ("wrong-host.pem", true, "SSL: no alternative certificate subject name matches target host name '127.0.0.1'"),
+            ("server.pem", false, "SSL certificate problem: unable to get local issuer certificate (a CA of your own: SSL_CERT_FILE or SSL_CERT_DIR)"),
+        ])
+    func aCertificateFailureNamesItsCauseAndIsNotRetried(build: SpeciesBuild, failure: (certificate: String, trusted: Bool, cause: String)) async throws {
+        let server = try await CountedServer.start(certificate: failure.certificate)
+        let root = server.root(session: session.name)
+        let result = try await build.run(
+            ["--no-cache", "--no-fallback", "--retries", "3", "--base-url", root, "list"], environment: failure.trusted ? TestCertificates.trusted : [:])
+        await server.server.stop()
+        #expect(result.status == 69 && result.stdout == "")
+        #expect(result.stderr == "error: could not reach \(root)species/: \(failure.cause)\n")
+        #expect(server.connections == 1)
+    }
+
+    @Test(arguments: SpeciesBuild.allCases, ["SSL_CERT_FILE", "CURL_CA_BUNDLE", "SSL_CERT_DIR"])
+    func eachCertificateVariableIsHonoured(build: SpeciesBuild, variable: String) async throws {
+        let value = variable == "SSL_CERT_DIR" ? try Self.hashedCertificateFolder().path : TestCertificates.url("ca.pem").path
+        let result = try await build.run(["--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3"], environment: [variable: value])
+        #expect(result.status == 0 && result.stderr == "", "\(result)")
+        #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
+    }
+
+    /// A folder as OpenSSL reads one: the CA under its subject hash.
+    private static func hashedCertificateFolder() throws -> URL {
+        let folder = SpeciesBinary.home.appendingPathComponent("certificates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let hash = Process()
+        hash.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        hash.arguments = ["openssl", "x509", "-hash", "-noout", "-in", TestCertificates.url("ca.pem").path]
+        let output = Pipe()
+        hash.standardOutput = output
+        try hash.run()
+        let name = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        hash.waitUntilExit()
+        try #require(hash.terminationStatus == 0 && !name.isEmpty)
+        try FileManager.default.copyItem(at: TestCertificates.url("ca.pem"), to: folder.appendingPathComponent("\(name).0"))
+        return folder
+    }
+
+    @Test(arguments: SpeciesBuild.allCases)
+    func overHTTPSShowRelatedAndRevalidation(build: SpeciesBuild) async throws {
+        let root = try await https.root()
+        let related = try await build.run(["--base-url", root, "show", "wookie", "--related"], environment: trusted)
+        #expect(related.status == 0 && related.stderr == "", "\(related)")
+        #expect(related.stdout.hasSuffix("\nHomeworld: Kashyyyk\nPeople: Chewbacca, Tarfful\nFilms: Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi\n"))
+        let first = try await build.run(["--base-url", root, "list", "--all-pages"], environment: trusted)
+        let again = try await build.run(["--base-url", root, "--max-age", "0", "-v", "list", "--all-pages"], environment: trusted)
+        #expect(again.status == 0 && again.stdout == first.stdout)
+        let requests = again.stderr.split(separator: "\n").filter { $0.hasPrefix("verbose: GET ") }
+        #expect(requests.count == 4, "\(again.stderr)")
+        #expect(requests.allSatisfy { $0.contains(": 304 Not Modified, 0 bytes, ") && $0.hasSuffix(" ms, revalidated: the cached copy is current") })
+    }
+
+    // MARK: 4. --verbose
+
+    @Test func verboseTellsEachRequestOnStderrOnly() async throws {
+        let root = try await session.root()
+        let plain = try await SpeciesBinary.run(["--base-url", root, "--no-cache", "list", "--all-pages", "--json"])
+        let environment = ["XDG_CACHE_HOME": cacheHome.path]
+        let network = try await SpeciesBinary.run(["--base-url", root, "-v", "list", "--all-pages", "--json"], environment: environment)
+        #expect(network.status == 0 && network.stdout == plain.stdout)
+        let lines = network.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.hasPrefix("verbose: ") }, "\(lines)")
+        #expect(lines.first == "verbose: page plan: pages 1 to 4 at once (as many as the SWAPI data built into species fills), then the rest that page 1 counts")
+        let pages = ["species/", "species/?page=2", "species/?page=3", "species/?page=4"].map { "verbose: GET \(root)\($0): 200 OK, " }
+        for page in pages {
+            #expect(lines.contains { $0.hasPrefix(page) && $0.hasSuffix(" ms, from the network") }, "\(page) in \(lines)")
+        }
+        #expect(lines.contains("verbose: \(Self.authority(root)) answers in swapi.dev's form (drf)"))
+        #expect(lines.count == 6)
+
+        let cached = try await SpeciesBinary.run(["--base-url", root, "--verbose", "list", "--all-pages", "--json"], environment: environment)
+        #expect(cached.stdout == plain.stdout)
+        let fromCache = cached.stderr.split(separator: "\n").filter { $0.contains(": from the cache, no request (fetched ") }
+        #expect(fromCache.count == 4, "\(cached.stderr)")
+        #expect(cached.stderr.hasPrefix("verbose: page plan: pages 1 to 4 at once (as many as the cached page 1 counts)"))
+    }
+
+    @Test func verboseTellsTheServicesGivenUpAndHidesPasswords() async throws {
+        let refused = "http://user:secret@127.0.0.1:\(ClosedPort.find())/api/"
+        let answering = try await session.root()
+        let result = try await SpeciesBinary.run(["--no-cache", "--base-url", "\(refused) \(answering)", "-v", "show", "3"])
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("secret"), "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let host = Self.authority(refused.replacingOccurrences(of: "user:secret@", with: ""))
+        #expect(lines.contains { $0.hasPrefix("verbose: GET http://***@\(host)/api/species/3/: failed after ") && $0.hasSuffix(" ms: connection refused") }, "\(lines)")
+        #expect(lines.contains("verbose: giving up on \(host): connection refused"))
+        #expect(lines.last == "\(host) did not answer (connection refused); answered by \(Self.authority(answering))")
+    }
+
+    // MARK: The public host names themselves
+
+    /// Inside namespaces of its own, SWAPI's four host names lead to local
+    /// HTTPS servers (Tests/Tools/public_hosts.py), trusted through the
+    /// system's bundle; swapi.dev's certificate has expired. The default
+    /// list, with no option at all, gets swapi.py4e.com's live answer with
+    /// one notice, and the next run does not contact swapi.dev.
+    @Test(.enabled(if: PublicHosts.available, PublicHosts.requirement), arguments: SpeciesBuild.allCases)
+    func theDefaultListOnSWAPIsOwnHostNames(build: SpeciesBuild) async throws {
+        let cache = SpeciesBinary.home.appendingPathComponent("public-hosts-\(UUID().uuidString)")
+        let runs = [["list", "--all-pages", "--json"], ["show", "wookie"], ["cache", "info"], ["--base-url", "https://www.swapi.tech/api/", "show", "3"]]
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            ["-n", "-m", "python3", Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path, try await build.url.path, cache.path,
+             String(decoding: try JSONSerialization.data(withJSONObject: runs), as: UTF8.self)],
+            environment: SpeciesBinary.environment(), timeout: 300)
+        try #require(result.status == 0, "\(result)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let done = try #require(report["runs"] as? [[String: Any]])
+        try #require(done.count == runs.count)
+        func connections(_ run: Int, _ host: String) -> Int { (done[run]["connections"] as? [String: Int])?[host] ?? -1 }
+
+        let live = done[0]
+        #expect(live["status"] as? Int == 0)
+        #expect(live["stderr"] as? String == "swapi.dev did not answer (SSL certificate problem: certificate has expired); answered by swapi.py4e.com\n")
+        let species = try Self.species(live["stdout"] as? String ?? "")
+        #expect(species.count == 37 && species.first?["url"] as? String == "https://swapi.py4e.com/api/species/1/")
+        #expect(connections(0, "swapi.dev") >= 1 && connections(0, "swapi.py4e.com") >= 1)
+        #expect(connections(0, "www.swapi.tech") == 0 && connections(0, "swapi.info") == 0)
+
+        let next = done[1]
+        #expect(next["status"] as? Int == 0 && next["stderr"] as? String == "")
+        #expect(next["stdout"] as? String == (try Fixtures.text("golden/show/3.txt")))
+        #expect(connections(1, "swapi.dev") == connections(0, "swapi.dev"), "the next run does not contact swapi.dev")
+        #expect(connections(1, "swapi.py4e.com") > connections(0, "swapi.py4e.com"))
+
+        #expect((done[2]["stdout"] as? String)?.contains("\nanswering: https://swapi.py4e.com/api/ since ") == true)
+        let pinned = done[3]
+        #expect(pinned["stdout"] as? String == (try Fixtures.text("golden/show/3.txt")) && pinned["stderr"] as? String == "")
+        #expect(connections(3, "www.swapi.tech") == 1 && connections(3, "swapi.dev") == connections(0, "swapi.dev"))
+    }
+}
+
+/// Whether this machine can give SWAPI's host names to local servers: as
+/// root, with unshare(1) and ip(8), and namespaces allowed.
+private enum PublicHosts {
+    static let requirement: Comment = "needs root, unshare(1), ip(8) and network and mount namespaces, to give SWAPI's host names to local servers"
+
+    static let available: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
+            ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].contains(where: FileManager.default.isExecutableFile)
+        else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = ["-n", "-m", "true"]
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+}
