@@ -1,8 +1,10 @@
 # species: the command-line client for SWAPI's species.
 #   make test                      build everything and run every test
 #   make run ARGS="list --all-pages"
-#   make install PREFIX=~/.local   a stripped release build, its manual page and completions
+#   make install PREFIX=~/.local   a stripped release build, its manual page, completions and docs
 #   make uninstall PREFIX=~/.local removes exactly what install put there
+#   make dist                      dist/species-<version>-linux-<arch>.tar.gz, and dist/SHA256SUMS
+#   make deb                       dist/species_<version>_<arch>.deb, and dist/SHA256SUMS
 #   make fuzz                      10,000 mutated responses, never a crash
 #   make soak                      2,000 HTTPS runs of the installed build, never a signal
 #   make bench                     timings and memory against a local server (docs/performance.md)
@@ -16,26 +18,43 @@ ARGS ?=
 # Where release and install build; another than .build lets them run while
 # a `swift test` holds .build.
 SCRATCH ?= .build
-RELEASE = $(SWIFT) build -c release --scratch-path "$(SCRATCH)"
+# Where dist and deb write.
+DIST ?= dist
+
+# The version is stated once, in Sources/SpeciesKit/Support/Version.swift.
+VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/SpeciesKit/Support/Version.swift)
+# What `species --version` says of the build: the commit (-dirty with
+# uncommitted changes), when built from git, and the day, in UTC
+# (SOURCE_DATE_EPOCH's, when set, for a reproducible build).
+COMMIT := $(shell git rev-parse --short=7 HEAD 2>/dev/null)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
+BUILD_DATE := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%d)
+BUILD_INFO = -Xcc '-DSPECIES_BUILD_COMMIT="$(COMMIT)"' -Xcc '-DSPECIES_BUILD_DATE="$(BUILD_DATE)"'
+RELEASE = $(SWIFT) build -c release --scratch-path "$(SCRATCH)" $(BUILD_INFO)
 
 BIN_DIR = $(DESTDIR)$(PREFIX)/bin
 MAN_DIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASH_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-ZSH_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+# Debian's zsh looks in /usr/share/zsh/vendor-completions (deb); elsewhere
+# site-functions is the place.
+ZSH_FOLDER ?= site-functions
+ZSH_DIR = $(DESTDIR)$(PREFIX)/share/zsh/$(ZSH_FOLDER)
 FISH_DIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-INSTALLED = $(BIN_DIR)/species $(MAN_DIR)/species.1 $(BASH_DIR)/species $(ZSH_DIR)/_species $(FISH_DIR)/species.fish
+DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/species
+INSTALLED = $(BIN_DIR)/species $(MAN_DIR)/species.1 $(BASH_DIR)/species $(ZSH_DIR)/_species $(FISH_DIR)/species.fish \
+  $(DOC_DIR)/README.md $(DOC_DIR)/LICENSE $(DOC_DIR)/LICENSE.swapi-data
 
-.PHONY: build test run release install uninstall man bundle goldens clean serve fuzz soak bench
+.PHONY: build test run release install uninstall dist deb man bundle goldens clean serve fuzz soak bench
 
 build:
-	$(SWIFT) build
+	$(SWIFT) build $(BUILD_INFO)
 
 test:
 	$(SWIFT) test
 
-# Quiet, so that `make -s run ARGS="... --json" | jq` sees only species' output.
+# The build's progress goes to stderr, so that `make -s run ARGS="... --json"
+# | jq` sees only species' output.
 run:
-	@$(SWIFT) build --quiet
+	@$(SWIFT) build $(BUILD_INFO) >&2
 	@"$$($(SWIFT) build --show-bin-path)/species" $(ARGS)
 
 # The release build, with the Swift runtime linked in (a faster start, one
@@ -51,25 +70,97 @@ release:
 	$(RELEASE) --static-swift-stdlib -Xlinker -L"$(CURL_LINK)" \
 	  || { echo "make: the static build failed; building with the dynamic Swift runtime" >&2; $(RELEASE); }
 
-# One stripped executable, its manual page, and its completion scripts
-# where bash-completion, zsh and fish look for them.
+# One stripped executable, its manual page, its completion scripts where
+# bash-completion, zsh and fish look for them, and its README and licences
+# (the code's, and the SWAPI data's, which the executable carries). Then, on
+# this machine, it says which shell will not look where the scripts went,
+# and the line that makes it.
 install: release
 	@bin="$$($(RELEASE) --show-bin-path)/species"; \
-	  install -d "$(BIN_DIR)" "$(MAN_DIR)" "$(BASH_DIR)" "$(ZSH_DIR)" "$(FISH_DIR)" && \
+	  install -d "$(BIN_DIR)" "$(MAN_DIR)" "$(BASH_DIR)" "$(ZSH_DIR)" "$(FISH_DIR)" "$(DOC_DIR)" && \
 	  install -m 755 -s "$$bin" "$(BIN_DIR)/species" && \
 	  install -m 644 Sources/species/species.1 "$(MAN_DIR)/species.1" && \
 	  "$$bin" completions bash > "$(BASH_DIR)/species" && \
 	  "$$bin" completions zsh > "$(ZSH_DIR)/_species" && \
-	  "$$bin" completions fish > "$(FISH_DIR)/species.fish"
+	  "$$bin" completions fish > "$(FISH_DIR)/species.fish" && \
+	  install -m 644 README.md LICENSE "$(DOC_DIR)/" && \
+	  install -m 644 Fixtures/swapi-data/LICENSE "$(DOC_DIR)/LICENSE.swapi-data"
 	@echo "installed: $(INSTALLED)"
+	@if [ -z "$(DESTDIR)" ] && [ "$(HINTS)" != no ]; then $(SHELL_HINTS); fi
+
+# What each shell of this machine searches, against where install put its
+# script: zsh's $$fpath; fish's completion path (its own config, not the
+# user's); bash-completion's XDG_DATA_DIRS and ~/.local/share.
+SHELL_HINTS = \
+  share="$(PREFIX)/share"; \
+  if command -v zsh >/dev/null && ! zsh -fc 'print -l -- $$fpath' | grep -qxF "$(ZSH_DIR)"; then \
+    echo "zsh does not look in $(ZSH_DIR); add to ~/.zshrc, before compinit: fpath=($(ZSH_DIR) \$$fpath)"; fi; \
+  if command -v fish >/dev/null && ! fish --no-config -c 'source $$__fish_data_dir/config.fish; string join \n -- $$fish_complete_path' \
+      | grep -qxF "$(FISH_DIR)"; then \
+    echo "fish does not look in $(FISH_DIR); add to ~/.profile: export XDG_DATA_DIRS=\"$$share:\$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\""; fi; \
+  case ":$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}:$${XDG_DATA_HOME:-$$HOME/.local/share}:" in \
+    *":$$share:"*) ;; \
+    *) echo "bash-completion does not look in $(BASH_DIR); add to ~/.profile: export XDG_DATA_DIRS=\"$$share:\$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\"";; \
+  esac
 
 # Removes the files install wrote, then the folders it made, if they are empty.
 uninstall:
 	rm -f $(INSTALLED)
 	@for dir in "$(BIN_DIR)" "$(MAN_DIR)" "$(DESTDIR)$(PREFIX)/share/man" "$(BASH_DIR)" \
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion" "$(ZSH_DIR)" "$(DESTDIR)$(PREFIX)/share/zsh" "$(FISH_DIR)" \
-	  "$(DESTDIR)$(PREFIX)/share/fish" "$(DESTDIR)$(PREFIX)/share"; do \
+	  "$(DESTDIR)$(PREFIX)/share/fish" "$(DOC_DIR)" "$(DESTDIR)$(PREFIX)/share/doc" "$(DESTDIR)$(PREFIX)/share"; do \
 	  [ -d "$$dir" ] && rmdir --ignore-fail-on-non-empty "$$dir"; done; true
+
+# The checksums of what dist and deb wrote, in sha256sum's format.
+CHECKSUMS = cd "$(DIST)" && sha256sum $$(ls species-*.tar.gz species_*.deb 2>/dev/null) > SHA256SUMS
+
+# A tarball of what install puts under a prefix, in a folder of its own:
+# `tar -xzf species-*.tar.gz -C ~/.local --strip-components=1` installs it.
+# Files in name order, owned by root, dated SOURCE_DATE_EPOCH (else now).
+ARCH := $(shell uname -m)
+STAGE = $(abspath $(DIST))/species-$(VERSION)-linux-$(ARCH)
+dist: release
+	@rm -rf "$(STAGE)" && mkdir -p "$(DIST)"
+	@$(MAKE) --no-print-directory install PREFIX="$(STAGE)" HINTS=no >/dev/null
+	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" \
+	  -C "$(DIST)" -cf - "$(notdir $(STAGE))" | gzip -9n > "$(STAGE).tar.gz"
+	@rm -rf "$(STAGE)"
+	@$(CHECKSUMS)
+	@echo "wrote $(STAGE).tar.gz and $(abspath $(DIST))/SHA256SUMS"
+
+# A Debian package, made by dpkg-deb alone: the files where Debian's shells
+# look, the manual page gzipped, the licences as its copyright file, and
+# Depends: the packages of the libraries the executable needs (readelf's
+# NEEDED, found by ldd, owned per dpkg -S).
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
+DEB = $(abspath $(DIST))/species_$(VERSION)_$(DEB_ARCH).deb
+DEB_ROOT = $(abspath $(DIST))/deb-root
+deb: release
+	@command -v dpkg-deb >/dev/null || { echo "make: deb needs dpkg-deb (Debian's dpkg)" >&2; exit 1; }
+	@rm -rf "$(DEB_ROOT)" && mkdir -p "$(DIST)"
+	@$(MAKE) --no-print-directory install DESTDIR="$(DEB_ROOT)" PREFIX=/usr ZSH_FOLDER=vendor-completions >/dev/null
+	@cd "$(DEB_ROOT)/usr/share" && gzip -9n man/man1/species.1 && \
+	  { cat doc/species/LICENSE; echo; echo "The SWAPI data built into species:"; echo; cat doc/species/LICENSE.swapi-data; } \
+	    > doc/species/copyright && rm doc/species/LICENSE doc/species/LICENSE.swapi-data
+	@bin="$(DEB_ROOT)/usr/bin/species"; \
+	  depends=$$(for lib in $$(readelf -d "$$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do \
+	    path=$$(ldd "$$bin" | awk -v lib="$$lib" '$$1 == lib && $$3 ~ /^\// {print $$3}'); \
+	    [ -n "$$path" ] && { dpkg -S "$$path" || dpkg -S "$$(readlink -f "$$path")"; } 2>/dev/null | sed 's/:.*//'; \
+	  done | sort -u | paste -sd, | sed 's/,/, /g'); \
+	  mkdir -p "$(DEB_ROOT)/DEBIAN" && \
+	  { echo "Package: species"; echo "Version: $(VERSION)"; echo "Architecture: $(DEB_ARCH)"; \
+	    echo "Maintainer: species maintainers <species@localhost>"; \
+	    echo "Installed-Size: $$(du -sk "$(DEB_ROOT)/usr" | cut -f1)"; echo "Depends: $$depends"; \
+	    echo "Section: utils"; echo "Priority: optional"; \
+	    echo "Description: browse the species of the Star Wars API (SWAPI)"; \
+	    echo " species prints SWAPI's species as a table, TSV, CSV, Markdown or JSON made"; \
+	    echo " for jq, asking SWAPI's public services in turn, and answers without a"; \
+	    echo " network from its cache or the SWAPI data built into it."; \
+	  } > "$(DEB_ROOT)/DEBIAN/control"
+	dpkg-deb --root-owner-group -Zgzip --build "$(DEB_ROOT)" "$(DEB)" >/dev/null
+	@rm -rf "$(DEB_ROOT)"
+	@$(CHECKSUMS)
+	@echo "wrote $(DEB) and $(abspath $(DIST))/SHA256SUMS"
 
 # Rewrites the manual page from the command definitions behind --help; a
 # test fails until it is rewritten after they change.

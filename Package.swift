@@ -23,9 +23,11 @@ let package = Package(
         // Workarounds for FoundationNetworking's libcurl glue on Linux; part
         // of the executable only, never of a package that uses SpeciesKit.
         .target(name: "URLSessionFixes"),
+        // The commit and date of the build, which `make` passes in.
+        .target(name: "BuildInfo"),
         // The command line. species.1 is its manual page, made by `make man`.
         .executableTarget(
-            name: "species", dependencies: ["SpeciesKit", "URLSessionFixes"], exclude: ["species.1"],
+            name: "species", dependencies: ["SpeciesKit", "URLSessionFixes", "BuildInfo"], exclude: ["species.1"],
             swiftSettings: callerIsolation,
             linkerSettings: [
                 .unsafeFlags(libcurlStandIns.flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] }, .when(platforms: [.linux]))

@@ -115,7 +115,8 @@ struct CommandDefinition: Sendable, Equatable {
             groups.append(argument.optional ? "[\(argument.label)]" : argument.label)
         }
         for option in options where !option.names.contains("--help") && !shown.contains(option) {
-            let group = exclusive.first { $0.contains(option) } ?? [option]
+            // An option shown in an earlier group is not shown again.
+            let group = (exclusive.first { $0.contains(option) } ?? [option]).filter { !shown.contains($0) }
             shown += group
             groups.append("[" + group.map(\.synopsis).joined(separator: " | ") + "]")
         }

@@ -103,7 +103,7 @@ enum Options {
     static let format = Option<OutputFormat>.choosing(
         OptionDefinition(
             ["--format"], value: "format", choices: OutputFormat.allCases.map(\.rawValue), shownDefault: OutputFormat.table.rawValue,
-            summary: "\(SpeciesError.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values with a header row, one JSON array, or one JSON object a line"),
+            summary: "\(SpeciesError.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values, CSV (RFC 4180), a Markdown table, one JSON array, or one JSON object a line"),
         among: OutputFormat.allCases, default: .table, named: \.rawValue, wrap: { $0 })
     static let json = Flag(definition: OptionDefinition(["--json"], summary: "The same as --format json: one JSON array"))
     static let jsonl = Flag(definition: OptionDefinition(["--jsonl"], summary: "The same as --format jsonl: one compact JSON object a line"))
@@ -113,22 +113,27 @@ enum Options {
             summary: "Order by \(SpeciesError.alternatives(SpeciesOrder.allCases.map(\.rawValue))); numbers as numbers, unknown values last"),
         among: SpeciesOrder.allCases, default: nil, named: \.rawValue, wrap: { $0 })
     static let reverse = Flag(definition: OptionDefinition(["--reverse"], summary: "Reverse the order (of --sort, or of the API)"))
-    static let fields = Option<[SpeciesField]>(
+    static let fields = Option<[SpeciesField]?>(
         OptionDefinition(
             ["--fields"], value: "a,b,...", choices: SpeciesField.allCases.map(\.name), list: true,
-            shownDefault: SpeciesField.defaults.map(\.name).joined(separator: ", "),
-            summary: "The columns of the table and TSV, among \(SpeciesField.allCases.map(\.name).joined(separator: ", "))"),
-        default: SpeciesField.defaults
+            shownDefault: SpeciesField.defaults.map(\.name).joined(separator: ", ") + "; with JSON, every key",
+            summary: "The columns, or with JSON the keys, in this order, among \(SpeciesField.allCases.map(\.name).joined(separator: ", "))"),
+        default: nil
     ) { text in
         var fields: [SpeciesField] = []
         for word in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let field = SpeciesField(named: word) else {
                 return .failure(.among(word, SpeciesField.allCases.map(\.name), list: true))
             }
-            fields.append(field)
+            // A field given twice is one column, one key.
+            if !fields.contains(field) { fields.append(field) }
         }
-        return .success(fields)
+        return .success(.some(fields))
     }
+    static let limit = Option<Int?>(
+        OptionDefinition(["--limit"], value: "n", summary: "Print at most <n> species from the first on, after the search and the sort (not with --page); without a sort, fetch only the pages they fill"),
+        default: nil, expected: "a whole number from 1 up"
+    ) { text -> Int?? in Int(text).flatMap { $0 >= 1 ? .some($0) : nil } }
 
     // MARK: show
 
@@ -141,18 +146,18 @@ enum Options {
 enum Commands {
     static let list = CommandDefinition(
         path: "species list",
-        abstract: "Print one page of species, or every page, as a table, TSV or JSON.",
+        abstract: "Print one page of species, every page, or the first n, as a table, TSV, CSV, Markdown or JSON.",
         options: [
             Options.page.definition, Options.allPages.definition, Options.search.definition, Options.format.definition,
             Options.json.definition, Options.jsonl.definition, Options.sort.definition, Options.reverse.definition,
-            Options.fields.definition, Options.help.definition,
+            Options.fields.definition, Options.limit.definition, Options.help.definition,
         ],
         exclusive: [
-            [Options.page.definition, Options.allPages.definition],
+            [Options.page.definition, Options.allPages.definition], [Options.page.definition, Options.limit.definition],
             [Options.format.definition, Options.json.definition, Options.jsonl.definition],
         ],
         examples: [
-            Example(command: "species list --all-pages --sort height --reverse", description: "Every species, the tallest first."),
+            Example(command: "species list --sort height --reverse --limit 5 --format markdown", description: "The five tallest species, as a Markdown table."),
             Example(
                 command: "species list --search an --all-pages --format tsv --fields name,language",
                 description: "Names and languages of the species with 'an' in their names, for a script."),
@@ -165,7 +170,7 @@ enum Commands {
         arguments: [
             ArgumentDefinition(
                 label: "<name | id | url>",
-                help: "A species name, matched case-insensitively: an exact match wins, else the single species whose name holds every word. Or a species id, or a species URL of the API.")
+                help: "A species name, matched case-insensitively: an exact match wins, else the single species whose name holds every word. Or a species id, or a species URL of one of the services.")
         ],
         options: [Options.showJSON.definition, Options.related.definition, Options.help.definition],
         examples: [

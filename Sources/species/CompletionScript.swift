@@ -230,18 +230,24 @@ enum CompletionScript {
         var script = """
             # fish completion for species: save as ~/.config/fish/completions/species.fish,
             # or species completions fish | source
+            # Each field, and each with a comma after it: the two candidates
+            # keep fish from ending the list with a space.
             function __species_fields
                 set -l head (string replace -r '[^,]*$' '' -- (commandline -ct))
                 for field in \(values(of: Options.fields.definition)?.joined(separator: " ") ?? "")
-                    echo $head$field
+                    printf '%s\\t%s\\n' $head$field field $head$field, field
                 end
+            end
+            # The values of an option, each described by the first argument.
+            function __species_values
+                printf "%s\\t$argv[1]\\n" $argv[2..-1]
             end
             complete -c species -f
 
             """
         let anyCommand = commands.map(\.name).joined(separator: " ")
         for command in commands {
-            script += "complete -c species -n 'not __fish_seen_subcommand_from \(anyCommand)' -a \(command.name) -d \(fishQuoted(command.abstract))\n"
+            script += "complete -c species -n 'not __fish_seen_subcommand_from \(anyCommand)' -a \(command.name) -d \(fishQuoted(brief(command.abstract)))\n"
         }
         for option in Options.global + [Options.help.definition] {
             script += fishOption(option, condition: nil)
@@ -271,11 +277,21 @@ enum CompletionScript {
         if option.takesList {
             line += " -x -a '(__species_fields)'"
         } else if let words = values(of: option) {
-            line += " -x -a '\(words.joined(separator: " "))'"
+            line += " -x -a '(__species_values \(option.valueName ?? "value") \(words.joined(separator: " ")))'"
         } else if option.takesValue {
             line += " -x"
         }
-        return line + " -d \(fishQuoted(option.help))\n"
+        return line + " -d \(fishQuoted(brief(option.summary)))\n"
+    }
+
+    /// The first clause of `text`, in at most 50 characters: fish shows a
+    /// description beside every candidate.
+    private static func brief(_ text: String) -> String {
+        var clause = text.prefix { !";:(".contains($0) }.trimmingCharacters(in: .whitespaces)
+        guard clause.count > 50 else { return clause }
+        clause = clause.prefix(49).split(separator: " ").dropLast().joined(separator: " ")
+        while let last = clause.last, ",.".contains(last) { clause.removeLast() }
+        return clause + "…"
     }
 
     private static func fishQuoted(_ text: String) -> String {

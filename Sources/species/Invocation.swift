@@ -30,8 +30,9 @@ extension Invocation {
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         let (command, _) = try Self.parser.subcommand(in: arguments)
         let beforeSeparator = arguments.prefix { $0 != "--" }
+        let helpWidth = Terminal.width(environment: environment) ?? HelpFormatter.standardWidth
         if arguments.isEmpty || beforeSeparator.contains(where: Options.help.definition.names.contains) {
-            self = .help(Self.helpText(for: command))
+            self = .help(Self.helpText(for: command, width: helpWidth))
             return
         }
         let parsed = try Self.parser.parse(arguments)
@@ -56,30 +57,30 @@ extension Invocation {
         case Commands.selfCheck:
             self = .selfCheck
         case Commands.helpCommand:
-            self = .help(try Self.helpText(asked: parsed))
+            self = .help(try Self.helpText(asked: parsed, width: helpWidth))
         default:
             throw UsageError(message: "missing subcommand", command: command)
         }
     }
 
-    static func helpText(for command: CommandDefinition) -> String {
-        HelpFormatter.render(
+    static func helpText(for command: CommandDefinition, width: Int = HelpFormatter.standardWidth) -> String {
+        HelpFormatter(width: width).render(
             command,
             subcommands: command == Commands.root ? Commands.visibleSubcommands : [],
             globalOptions: Options.global)
     }
 
     /// `species help [<subcommand>]`.
-    private static func helpText(asked parsed: ParsedArguments) throws(UsageError) -> String {
+    private static func helpText(asked parsed: ParsedArguments, width: Int) throws(UsageError) -> String {
         try expectArguments(parsed, atMost: 1)
-        guard let name = parsed.positionals.first else { return helpText(for: Commands.root) }
+        guard let name = parsed.positionals.first else { return helpText(for: Commands.root, width: width) }
         guard let command = Commands.visibleSubcommands.first(where: { $0.name == name }) else {
             let names = Commands.visibleSubcommands.map(\.name)
             throw UsageError(
                 message: "unknown subcommand '\(Excerpt.of(name))'" + ArgumentParser.suggestion(for: name, among: names),
                 command: parsed.command)
         }
-        return helpText(for: command)
+        return helpText(for: command, width: width)
     }
 
     private static func listCommand(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> ListCommand {
@@ -91,13 +92,10 @@ extension Invocation {
         command.format =
             parsed.has(Options.json.definition) ? .json : parsed.has(Options.jsonl.definition) ? .jsonl
             : try parsed.value(of: Options.format, environment: environment)
-        if command.format == .json || command.format == .jsonl, parsed.has(Options.fields.definition) {
-            let format = [Options.format.definition, Options.json.definition, Options.jsonl.definition].first(where: parsed.has)?.key ?? "--format"
-            throw UsageError(message: "'--fields' picks the columns of a table or TSV; '\(format)' prints every field", command: parsed.command)
-        }
         command.order = try parsed.value(of: Options.sort, environment: environment)
         command.reversed = parsed.has(Options.reverse.definition)
         command.fields = try parsed.value(of: Options.fields, environment: environment)
+        command.limit = try parsed.value(of: Options.limit, environment: environment)
         return command
     }
 

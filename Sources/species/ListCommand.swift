@@ -2,12 +2,13 @@ import SpeciesKit
 
 /// `--format`.
 enum OutputFormat: String, CaseIterable, Sendable {
-    case table, tsv, json, jsonl
+    case table, tsv, csv, markdown, json, jsonl
 }
 
-/// `species list`: one page of species, or every page, as a table, TSV or
-/// JSON. A search that matches nothing prints nothing, whatever the format,
-/// and ends with exit status 1, as grep does.
+/// `species list`: one page of species, every page, or the first `limit`,
+/// as a table, TSV, CSV, Markdown or JSON. A search that matches nothing
+/// prints nothing, whatever the format, and ends with exit status 1, as
+/// grep does.
 struct ListCommand: Sendable, Equatable {
     var page = 1
     var allPages = false
@@ -17,13 +18,16 @@ struct ListCommand: Sendable, Equatable {
     var order: SpeciesOrder?
     /// `--reverse`: the order, or API order, backwards.
     var reversed = false
-    /// The columns of the table and of TSV.
-    var fields = SpeciesField.defaults
-    /// The table's width and colour.
+    /// `--fields`: the columns, or the JSON keys; nil for the default
+    /// columns, and every key.
+    var fields: [SpeciesField]?
+    /// `--limit`: at most this many species, from the first page on.
+    var limit: Int?
+    /// The table's width, and the colour of the table and the JSON.
     var terminal = Terminal()
 
     func run(_ context: CommandContext) async throws {
-        if allPages {
+        if allPages || limit != nil {
             try await everyPage(context)
         } else {
             try await onePage(context)
@@ -47,19 +51,21 @@ struct ListCommand: Sendable, Equatable {
         }
     }
 
-    /// Every page. `--jsonl` in API order prints each page as it arrives;
-    /// the other formats, and any order, print once every page is in, so a
-    /// failure leaves stdout empty.
+    /// Every page, or, with a limit and no order to sort by, the pages that
+    /// hold `limit` species. `--jsonl` in API order prints each page as it
+    /// arrives; the other formats, and any order, print once every page is
+    /// in, so a failure leaves stdout empty.
     private func everyPage(_ context: CommandContext) async throws {
         let streams = format == .jsonl && !reorders
         var species: [StarWarsSpecies] = []
         var printed = 0
-        try await context.client.forEachPage(search: search) { page in
+        try await context.client.forEachPage(search: search, limit: reorders ? nil : limit) { page in
             guard streams else { return species += page }
+            let wanted = page.prefix(max(0, (limit ?? .max) - printed))
             context.diagnostics.progressEnded()
-            SpeciesJSON.writeLines(page, to: context.output.write)
+            SpeciesJSON.writeLines(wanted, fields: jsonFields, colored: terminal.color, to: context.output.write)
             context.output.flush()
-            printed += page.count
+            printed += wanted.count
         }
         context.diagnostics.progressEnded()
         try checkFound(streams ? printed : species.count)
@@ -74,14 +80,21 @@ struct ListCommand: Sendable, Equatable {
 
     private var reorders: Bool { order != nil || reversed }
 
-    /// The species in the format and order asked.
+    /// The species in the format and order asked, the first `limit` of them.
     private func write(_ species: [StarWarsSpecies], to output: any OutputSink) {
-        let species = order.map { $0.sorted(species, reversed: reversed) } ?? (reversed ? species.reversed() : species)
+        let ordered = order.map { $0.sorted(species, reversed: reversed) } ?? (reversed ? species.reversed() : species)
+        let species = Array(ordered.prefix(limit ?? .max))
+        let columns = fields ?? SpeciesField.defaults
         switch format {
-        case .table: output.write(SpeciesTable.render(species, fields: fields, width: terminal.width, color: terminal.color))
-        case .tsv: output.write(SpeciesTSV.render(species, fields: fields))
-        case .json: SpeciesJSON.writeArray(species, to: output.write)
-        case .jsonl: SpeciesJSON.writeLines(species, to: output.write)
+        case .table: output.write(SpeciesTable.render(species, fields: columns, width: terminal.width, color: terminal.color))
+        case .tsv: output.write(SpeciesTSV.render(species, fields: columns))
+        case .csv: output.write(SpeciesCSV.render(species, fields: columns))
+        case .markdown: output.write(SpeciesMarkdown.render(species, fields: columns))
+        case .json: SpeciesJSON.writeArray(species, fields: jsonFields, colored: terminal.color, to: output.write)
+        case .jsonl: SpeciesJSON.writeLines(species, fields: jsonFields, colored: terminal.color, to: output.write)
         }
     }
+
+    /// The keys of the JSON: those of `--fields`, else every one.
+    private var jsonFields: [SpeciesField] { fields ?? SpeciesField.allCases }
 }

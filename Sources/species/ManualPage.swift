@@ -3,6 +3,10 @@ import SpeciesKit
 /// `species.1`, a man(7) page made from the same definitions as `--help`,
 /// so the two cannot drift apart (`make man` rewrites it; a test compares).
 enum ManualPage {
+    /// The width of an example's lines: man indents them 7 columns, and RS
+    /// 4 more, within a terminal of 80.
+    static let exampleWidth = 66
+
     /// Fixed, so that the page only changes when its text does.
     static let date = "2026-11-21"
 
@@ -30,7 +34,7 @@ enum ManualPage {
 
         page.section("DESCRIPTION")
         page.paragraph(
-            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. It speaks each of SWAPI's dialects (swapi.dev, swapi.tech, swapi.info). Responses are cached; when the API cannot answer, the cache answers, and for SWAPI's own hosts the SWAPI data built into species; --offline never uses the network.")
+            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, CSV, a Markdown table, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. It asks SWAPI's public services in turn (swapi.dev, swapi.py4e.com, www.swapi.tech, swapi.info), remembers the one that answered, and speaks each of their dialects. Responses are cached; when no service can answer, the cache answers, and for SWAPI's own hosts the SWAPI data built into species; --offline never uses the network.")
 
         page.section("COMMANDS")
         for command in Commands.visibleSubcommands {
@@ -79,7 +83,9 @@ enum ManualPage {
                 page.paragraph(example.description)
                 page.request("RS", "4")
                 page.request("nf")
-                page.text(Roff.bold(example.command))
+                for line in example.lines(width: Self.exampleWidth) {
+                    page.text(Roff.bold(line))
+                }
                 page.request("fi")
                 page.request("RE")
             }

@@ -6,6 +6,8 @@ struct ShowCommand: Sendable, Equatable {
     var query: SpeciesQuery
     var json = false
     var related = false
+    /// Colour the JSON, as `jq -C` would.
+    var color = false
 
     func run(_ context: CommandContext) async throws {
         context.diagnostics.progress("looking up \(Self.describe(query))…")
@@ -13,7 +15,7 @@ struct ShowCommand: Sendable, Equatable {
         let resources = related ? try await context.client.related(of: species) : nil
         context.diagnostics.progressEnded()
         if json {
-            context.output.write(SpeciesJSON.object(species, related: resources))
+            context.output.write(SpeciesJSON.object(species, related: resources, colored: color))
         } else {
             context.output.write(DetailRenderer.render(species) + (resources.map { "\n" + DetailRenderer.render($0) } ?? ""))
         }

@@ -53,7 +53,7 @@ enum SpeciesMain {
         case .help(let text):
             return await ExitStatus.run({ output.write(text) }, output: output, diagnostics: messages)
         case .version:
-            return await ExitStatus.run({ output.write("species \(SpeciesRelease.version)\n") }, output: output, diagnostics: messages)
+            return await ExitStatus.run({ output.write(VersionText.line) }, output: output, diagnostics: messages)
         case .completions(let shell):
             return await ExitStatus.run({ output.write(CompletionScript.render(for: shell)) }, output: output, diagnostics: messages)
         case .manualPage:
@@ -71,8 +71,9 @@ enum SpeciesMain {
         case .list(var command, let settings):
             command.terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
             return await run(command.run, settings, terminal: command.terminal, output: output)
-        case .show(let command, let settings):
+        case .show(var command, let settings):
             let terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
+            command.color = terminal.color
             return await run(command.run, settings, terminal: terminal, output: output)
         case .completeNames(var settings):
             settings.client.cache.mode = .offline

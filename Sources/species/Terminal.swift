@@ -32,6 +32,16 @@ struct Terminal: Sendable, Equatable {
             stderrIsTerminal: isatty(STDERR_FILENO) == 1)
     }
 
+    /// The width of stdout: `COLUMNS`, else the terminal's; nil for a pipe
+    /// without `COLUMNS`.
+    static func width(environment: [String: String]) -> Int? {
+        columns(environment) ?? (isatty(STDOUT_FILENO) == 1 ? windowWidth() : nil)
+    }
+
+    private static func columns(_ environment: [String: String]) -> Int? {
+        environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+    }
+
     /// A terminal on stdout, and its width if it reports one.
     struct Device {
         var width: Int?
@@ -42,14 +52,13 @@ struct Terminal: Sendable, Equatable {
         environment: [String: String], colorMode: ColorMode, quiet: Bool, stdout: Device?, stderrIsTerminal: Bool
     ) -> Terminal {
         let dumb = environment["TERM"] == "dumb"
-        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
         let color: Bool =
             switch colorMode {
             case .always: true
             case .never: false
             case .auto: stdout != nil && !dumb && (environment["NO_COLOR"] ?? "").isEmpty
             }
-        return Terminal(width: columns ?? stdout?.width, color: color, progress: !quiet && !dumb && stderrIsTerminal)
+        return Terminal(width: columns(environment) ?? stdout?.width, color: color, progress: !quiet && !dumb && stderrIsTerminal)
     }
 
     private static func windowWidth() -> Int? {

@@ -8,6 +8,6 @@ struct UsageError: Error, Equatable {
 
     /// `error: ...`, the usage line, and where to read more, for stderr.
     var rendered: String {
-        "error: \(TerminalText.line(message))\n\(HelpFormatter.usage(command, label: "usage:"))\nSee '\(command.path) --help'.\n"
+        "error: \(TerminalText.line(message))\n\(HelpFormatter().usage(command, label: "usage:"))\nSee '\(command.path) --help'.\n"
     }
 }

@@ -93,14 +93,15 @@ struct CompletionTests {
         // zsh matches the prefix itself, so compadd is given every name.
         #expect(sections.dropFirst(2).first?.contains("Wookie") == true)
         #expect(sections.dropFirst(2).first?.count == 38)
-        #expect(sections.last?.contains("list:Print one page of species, or every page, as a table, TSV or JSON.") == true)
+        #expect(sections.last?.contains("list:Print one page of species, every page, or the first n, as a table, TSV, CSV, Markdown or JSON.") == true)
     }
 
     @Test(.enabled(if: installed("/usr/bin/fish") || installed("/bin/fish"), "fish is not installed"))
     func fishCompletes() async throws {
         let script = """
             species completions fish | source; or exit 9
-            for line in 'species show wook' 'species list --sort ' 'species list --fields name,cl' 'species ca' 'species list --rev'
+            for line in 'species show wook' 'species list --sort ' 'species list --fields name,cl' 'species ca' 'species list --rev' \\
+                    'species list --format '
                 echo "== $line"
                 complete -C $line
             end
@@ -110,7 +111,14 @@ struct CompletionTests {
         let sections = result.stdout.components(separatedBy: "== ").dropFirst().map { section in
             section.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").first.map(String.init) ?? "" }
         }
-        #expect(sections == [["Wookie"], ["height", "lifespan", "name"], ["name,classification"], ["cache"], ["--reverse"]])
+        #expect(sections == [["Wookie"], ["height", "lifespan", "name"], ["name,classification", "name,classification,"], ["cache"], ["--reverse"],
+            ["csv", "json", "jsonl", "markdown", "table", "tsv"],
+        ])
+        // A value carries a short description (what it is), not its option's
+        // whole help; an option, the first clause of its help.
+        let descriptions = result.stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").dropFirst().first }
+        #expect(descriptions.allSatisfy { $0.count <= 50 }, "\(result)")
+        #expect(result.stdout.contains("\ncsv\tformat\n") && result.stdout.contains("\n--reverse\tReverse the order\n"), "\(result)")
     }
 
     @Test func namesComeFromTheCacheBeforeTheSnapshotAndNeverFromTheNetwork() async throws {

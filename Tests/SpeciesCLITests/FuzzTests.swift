@@ -18,7 +18,7 @@ struct FuzzTests {
     static let seed = environment["FUZZ_SEED"].flatMap { UInt64($0) } ?? 20_141_210
 
     static let pages = (1...4).map { "https://swapi.dev/api/species/?page=\($0)" }
-    static let formats: [OutputFormat] = [.table, .json, .jsonl]
+    static let formats: [OutputFormat] = [.table, .json, .jsonl, .csv, .markdown]
 
     @Test func mutatedResponsesNeverCrashAndExitOnly0Or65() async throws {
         let recorded = try Fixtures.recordedResponses()
@@ -39,10 +39,10 @@ struct FuzzTests {
                 try StubTransport.recordedSWAPI(overrides: overrides), output: output, diagnostics: diagnostics)
             let command = showing
                 ? ShowCommand(query: .id(3), json: number % 2 == 0).run
-                : ListCommand(allPages: true, format: Self.formats[number % 3]).run
+                : ListCommand(allPages: true, format: Self.formats[number % Self.formats.count]).run
             let status = await species.ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
             statuses[status, default: 0] += 1
-            let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % 3]
+            let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % Self.formats.count]
             let problem = Self.problem(status: status, allowed: [.success, .badData], format: format, output: output.text, diagnostics: diagnostics)
             #expect(problem == nil, "case \(number) of seed \(Self.seed): \(problem ?? "") for \(String(decoding: mutated.prefix(300), as: UTF8.self))")
         }
@@ -73,7 +73,7 @@ struct FuzzTests {
                 configuration.cache.directory = cache
                 configuration.cache.maxAge = 0
             }
-            let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % 3]
+            let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % Self.formats.count]
             let command = showing ? ShowCommand(query: .id(3), json: format == .json).run : ListCommand(format: format).run
             let status = await species.ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
             statuses[status, default: 0] += 1
@@ -104,11 +104,12 @@ struct FuzzTests {
             for line in output.split(separator: "\n") where (try? JSONSerialization.jsonObject(with: Data(line.utf8))) == nil {
                 return "a JSON line that does not parse"
             }
-        case .table, .tsv:
+        case .table, .tsv, .csv, .markdown:
             break
         }
+        // CSV ends its records with CRLF.
         let unsafe = output.unicodeScalars.first { scalar in
-            scalar != "\n" && scalar != "\t" && TerminalText.escape(String(scalar)) != String(scalar)
+            scalar != "\n" && scalar != "\t" && !(format == .csv && scalar == "\r") && TerminalText.escape(String(scalar)) != String(scalar)
         }
         return unsafe.map { "U+\(String($0.value, radix: 16, uppercase: true)) written raw" }
     }

@@ -242,7 +242,7 @@ struct HardeningTests {
         let result = try await species(nil, ["list", "--offline", "--page", "5"])
         #expect(result.status == 1)
         #expect(result.stdout == "")
-        #expect(result.stderr.hasSuffix("error: page 5 does not exist in the SWAPI data built into species\n"), "\(result)")
+        #expect(result.stderr.hasSuffix("error: page 5 does not exist; there are 4 pages\n"), "\(result)")
         #expect(!result.stderr.contains("404"))
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SpeciesKit
 import Testing
 
@@ -49,6 +50,13 @@ struct InvocationTests {
         #expect(try parse(["list", "--format", "table"]) == .list(ListCommand(), GlobalSettings()))
         #expect(try parse(["list", "--format", "json"]) == .list(ListCommand(format: .json), GlobalSettings()))
         #expect(try parse(["list", "--format=jsonl", "--all-pages"]) == .list(ListCommand(allPages: true, format: .jsonl), GlobalSettings()))
+        #expect(try parse(["list", "--format", "csv"]) == .list(ListCommand(format: .csv), GlobalSettings()))
+        #expect(try parse(["list", "--format", "markdown"]) == .list(ListCommand(format: .markdown), GlobalSettings()))
+        #expect(try parse(["list", "--limit", "15"]) == .list(ListCommand(limit: 15), GlobalSettings()))
+        #expect(
+            try parse(["list", "--jsonl", "--fields", "name,height,name"])
+                == .list(ListCommand(format: .jsonl, fields: [.name, .averageHeight]), GlobalSettings()),
+            "a field named twice is kept once")
     }
 
     @Test func showRelated() throws {
@@ -132,7 +140,7 @@ struct InvocationTests {
                 error: unknown option '--foo'
                 usage: species list [--page <n> | --all-pages] [--search <text>]
                                     [--format <format> | --json | --jsonl] [--sort <key>]
-                                    [--reverse] [--fields <a,b,...>]
+                                    [--reverse] [--fields <a,b,...>] [--limit <n>]
                 See 'species list --help'.
 
                 """)
@@ -145,10 +153,16 @@ struct InvocationTests {
             (["frobnicate"], "unknown subcommand 'frobnicate'", "species"),
             (["list", "--al-pages"], "unknown option '--al-pages'; did you mean '--all-pages'?", "species list"),
             (["list", "--sort", "mass"], "invalid value 'mass' for '--sort <key>': expected name, height or lifespan", "species list"),
-            (["list", "--format", "csv"], "invalid value 'csv' for '--format <format>': expected table, tsv, json or jsonl; did you mean 'tsv'?", "species list"),
+            (["list", "--format", "tvs"], "invalid value 'tvs' for '--format <format>': expected table, tsv, csv, markdown, json or jsonl; did you mean 'tsv'?", "species list"),
+            (["list", "--format", "xml"], "invalid value 'xml' for '--format <format>': expected table, tsv, csv, markdown, json or jsonl", "species list"),
+            (["list", "--sort", "hieght"], "invalid value 'hieght' for '--sort <key>': expected name, height or lifespan; did you mean 'height'?", "species list"),
+            (["list", "--color", "alwys"], "invalid value 'alwys' for '--color <when>': expected auto, always or never; did you mean 'always'?", "species list"),
+            (["list", "--fields", "nme"], "invalid value 'nme' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url; did you mean 'name'?", "species list"),
+            (["list", "--limit", "0"], "invalid value '0' for '--limit <n>': expected a whole number from 1 up", "species list"),
+            (["list", "--limit", "ten"], "invalid value 'ten' for '--limit <n>': expected a whole number from 1 up", "species list"),
+            (["list", "--page", "2", "--limit", "3"], "'--page' and '--limit' cannot be used together", "species list"),
+            (["cache", "inf"], "unknown argument 'inf': expected 'info' or 'clear'; did you mean 'info'?", "species cache"),
             (["list", "--json", "--format", "tsv"], "'--format' and '--json' cannot be used together", "species list"),
-            (["list", "--jsonl", "--fields", "name"], "'--fields' picks the columns of a table or TSV; '--jsonl' prints every field", "species list"),
-            (["list", "--format", "json", "--fields", "name"], "'--fields' picks the columns of a table or TSV; '--format' prints every field", "species list"),
             (["list", "--fields", "name,mass"], "invalid value 'mass' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url", "species list"),
             (["list", "--fields", "name,"], "invalid value '' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url", "species list"),
             (["list", "--color", "sometimes"], "invalid value 'sometimes' for '--color <when>': expected auto, always or never", "species list"),
@@ -216,16 +230,66 @@ struct HelpTests {
         let examples: [Substring] = command.hidden ? [] : ["EXAMPLES:"]
         if command == Commands.root {
             #expect(headings == ["OPTIONS:", "SUBCOMMANDS:"] + examples)
+            #expect(help.contains("\n  --base-url <url>        The API root"))
+            #expect(help.contains("\n  -v, --verbose           "))
             #expect(help.contains("\n  See 'species help <subcommand>' for detailed help.\n"))
         } else {
             #expect(headings.suffix(2 + examples.count) == ["OPTIONS:", "GLOBAL OPTIONS:"] + examples)
-            #expect(help.contains("\n  --base-url <url>        The API root"))
-            #expect(help.contains("\n  -v, --verbose           "))
+            #expect(help.contains("GLOBAL OPTIONS:\n  --base-url, --no-fallback, --timeout,"))
+            #expect(help.contains(" -v/--verbose, --version; see 'species --help'.\n"))
+            #expect(!help.contains("The API root"), "the global options are named, not explained")
         }
         if !command.hidden {
             #expect((2...3).contains(command.examples.count))
             #expect(help.hasSuffix("\n    \(command.examples.last?.command ?? "")\n"))
         }
+    }
+
+    @Test(arguments: [Commands.root] + Commands.subcommands)
+    func everyExampleParses(command: CommandDefinition) throws {
+        for example in command.examples {
+            // The species command, up to a pipe or a redirection.
+            let words = example.command.prefix { $0 != "|" && $0 != ">" }.split(separator: " ").map(String.init)
+            guard words.first == "species" else { continue }
+            let arguments = words.dropFirst().map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+            #expect(throws: Never.self, "\(example.command)") { try Invocation(arguments: Array(arguments), environment: [:]) }
+        }
+    }
+
+    @Test func aSubcommandsHelpNamesTheGlobalOptionsInOneBlock() {
+        let help = Invocation.helpText(for: Commands.show)
+        #expect(help.split(separator: "\n", omittingEmptySubsequences: false).count <= 32, "\(help)")
+        #expect(
+            help.contains(
+                """
+                GLOBAL OPTIONS:
+                  --base-url, --no-fallback, --timeout, --retries, --max-response-size,
+                  --serial, --max-age, --refresh, --no-cache, --offline, --color, -q/--quiet,
+                  -v/--verbose, --version; see 'species --help'.
+                """))
+    }
+
+    /// Help wraps to COLUMNS, between 40 and 100 columns.
+    @Test(arguments: [40, 60, 72, 100])
+    func helpWrapsToTheWidth(columns: Int) throws {
+        for command in [Commands.root] + Commands.subcommands {
+            let help = try #require(try? Invocation(arguments: [command.name, "--help"].filter { $0 != "species" }, environment: ["COLUMNS": "\(columns)"]))
+            guard case .help(let text) = help else {
+                Issue.record("\(command.path) --help gives \(help)")
+                continue
+            }
+            let lines = text.split(separator: "\n")
+            // Only a word longer than a line, such as a path, may pass its end.
+            let long = lines.filter { DisplayWidth.of(String($0)) > columns && $0.trimmingCharacters(in: .whitespaces).contains(" ") }
+            #expect(long.isEmpty, "\(command.path) at \(columns):\n\(text)")
+            if command == Commands.list {
+                #expect(lines.contains { DisplayWidth.of(String($0)) > columns - 8 }, "it uses the width")
+            }
+        }
+        let narrow = try Invocation(arguments: ["--help"], environment: ["COLUMNS": "20"])
+        #expect(narrow == .help(Invocation.helpText(for: Commands.root, width: 40)))
+        let wide = try Invocation(arguments: ["--help"], environment: ["COLUMNS": "300"])
+        #expect(wide == .help(Invocation.helpText(for: Commands.root, width: 100)))
     }
 
     @Test func aLongUsageWrapsBetweenGroups() {
@@ -235,7 +299,7 @@ struct HelpTests {
 
                 USAGE: species list [--page <n> | --all-pages] [--search <text>]
                                     [--format <format> | --json | --jsonl] [--sort <key>]
-                                    [--reverse] [--fields <a,b,...>]
+                                    [--reverse] [--fields <a,b,...>] [--limit <n>]
 
                 """))
     }

@@ -38,7 +38,7 @@ struct ManualPageTests {
                 #expect(page.contains(argument.help))
             }
             for example in command.examples {
-                #expect(page.contains("\n" + example.command + "\n"))
+                #expect(page.contains("\n" + example.lines(width: ManualPage.exampleWidth).joined(separator: "\n") + "\n"))
                 #expect(page.contains("\n" + example.description + "\n"))
             }
         }
@@ -54,12 +54,25 @@ struct ManualPageTests {
         #expect(statuses == species.ExitStatus.allCases.map { Int($0.rawValue) })
     }
 
+    /// groff on the committed page, as man runs it.
+    private func groffMan(_ options: [String]) async throws -> ProcessResult {
+        try await ChildProcess.run(
+            URL(fileURLWithPath: groff ?? ""), ["-man", "-Tutf8"] + options + [Self.committed.path], environment: SpeciesBinary.environment())
+    }
+
     @Test(.enabled(if: groff != nil, "groff is not installed"))
     func groffReadsItWithoutAWarning() async throws {
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: groff ?? ""), ["-man", "-Tutf8", "-ww", "-z", Self.committed.path],
-            environment: SpeciesBinary.environment())
+        let result = try await groffMan(["-ww", "-z"])
         #expect(result.status == 0)
         #expect(result.stderr == "")
+    }
+
+    @Test(.enabled(if: groff != nil, "groff is not installed"))
+    func eightyColumnsHoldEveryLine() async throws {
+        let result = try await groffMan(["-rLL=80n", "-P-cbou"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count > 100)
+        #expect(lines.filter { $0.count > 80 }.isEmpty, "\(result.stdout)")
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import SpeciesKit
 import Testing
 import TestSupport
 
 /// species as others get it: installed by make, and SpeciesKit as a
 /// dependency of another package.
-@Suite("Install and use as a library")
+@Suite("Install, package and use as a library", .serialized)
 struct PackagingTests {
     /// A folder of this test run, under .build, which `make clean` removes.
     private static func scratch(_ name: String) throws -> URL {
@@ -62,34 +63,241 @@ struct PackagingTests {
         #expect(example.stdout == (try Fixtures.text("golden/show/3.txt")) + "the same 37 species either way\ntrue 100\n")
     }
 
-    @Test(.timeLimit(.minutes(10)))
-    func installPutsOneExecutableItsPageAndCompletionsAndUninstallTakesThemAway() async throws {
-        let prefix = try Self.scratch("prefix")
-        // A build folder of its own: `swift test` holds the package's.
-        let build = try Self.scratch("build")
-        let make = URL(fileURLWithPath: "/usr/bin/env")
-        let environment = SpeciesBinary.environment()
-        let install = try await ChildProcess.run(
-            make, ["make", "-s", "-C", Fixtures.packageRoot.path, "install", "PREFIX=\(prefix.path)", "SCRATCH=\(build.path)"],
-            environment: environment, timeout: 540)
-        try #require(install.status == 0, "\(install)")
-        let installed = try FileManager.default.subpathsOfDirectory(atPath: prefix.path).filter { path in
+    /// Runs a command found on the PATH, with the tests' environment.
+    private static func command(_ arguments: [String], environment extra: [String: String] = [:], timeout: Double = 60)
+        async throws -> ProcessResult
+    {
+        try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: SpeciesBinary.environment(extra), timeout: timeout)
+    }
+
+    /// Runs `make` in the package with the release build the installed
+    /// species came from, so that nothing is built twice.
+    private static func make(_ arguments: [String]) async throws -> ProcessResult {
+        _ = try await InstalledSpecies.url.value
+        return try await command(
+            ["make", "-s", "-C", Fixtures.packageRoot.path] + arguments + ["SCRATCH=\(InstalledSpecies.scratch.path)"], timeout: 540)
+    }
+
+    private static func isExecutable(_ name: String) -> Bool {
+        ["/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + name) }
+    }
+
+    /// The files under `folder`, as paths relative to it, sorted.
+    private static func files(under folder: URL) throws -> [String] {
+        try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { path in
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path, isDirectory: &isFolder) && !isFolder.boolValue
+            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
+                && !isFolder.boolValue
         }.sorted()
-        #expect(installed == [
-            "bin/species", "share/bash-completion/completions/species", "share/fish/vendor_completions.d/species.fish",
-            "share/man/man1/species.1", "share/zsh/site-functions/_species",
-        ])
-        let version = try await ChildProcess.run(prefix.appendingPathComponent("bin/species"), ["--version"], environment: environment)
-        #expect(version.stdout == "species 0.1.0\n")
-        let symbols = try await ChildProcess.run(make, ["nm", prefix.appendingPathComponent("bin/species").path], environment: environment)
+    }
+
+    /// What `--version` of a build made by `make` must say: the version, this
+    /// checkout's commit, and a date.
+    private static func expectBuildVersion(_ output: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let head = try await command(["git", "-C", Fixtures.packageRoot.path, "rev-parse", "--short=7", "HEAD"])
+        let commit = head.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let match = output.wholeMatch(of: #/species (?<version>[0-9.]+) \((?<commit>[0-9a-f]+)(-dirty)?, (?<date>\d{4}-\d{2}-\d{2})\)\n/#)
+        #expect(match?.output.version == Substring(SpeciesRelease.version), "\(output)", sourceLocation: sourceLocation)
+        #expect(match?.output.commit == Substring(commit), "\(output)", sourceLocation: sourceLocation)
+    }
+
+    static let installedFiles = [
+        "bin/species", "share/bash-completion/completions/species", "share/doc/species/LICENSE",
+        "share/doc/species/LICENSE.swapi-data", "share/doc/species/README.md", "share/fish/vendor_completions.d/species.fish",
+        "share/man/man1/species.1", "share/zsh/site-functions/_species",
+    ]
+
+    @Test(.timeLimit(.minutes(10)))
+    func installPutsOneExecutableItsPageCompletionsAndDocsAndUninstallTakesThemAway() async throws {
+        let prefix = try Self.scratch("prefix")
+        let install = try await Self.make(["install", "PREFIX=\(prefix.path)"])
+        try #require(install.status == 0, "\(install)")
+        #expect(try Self.files(under: prefix) == Self.installedFiles)
+        let version = try await ChildProcess.run(prefix.appendingPathComponent("bin/species"), ["--version"], environment: SpeciesBinary.environment())
+        try await Self.expectBuildVersion(version.stdout)
+        let symbols = try await Self.command(["nm", prefix.appendingPathComponent("bin/species").path])
         #expect(symbols.stderr.contains("no symbols"), "stripped")
 
-        let uninstall = try await ChildProcess.run(
-            make, ["make", "-s", "-C", Fixtures.packageRoot.path, "uninstall", "PREFIX=\(prefix.path)", "SCRATCH=\(build.path)"],
-            environment: environment)
+        let uninstall = try await Self.make(["uninstall", "PREFIX=\(prefix.path)"])
         #expect(uninstall.status == 0, "\(uninstall)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: prefix.path) == [])
+    }
+
+    /// A prefix no shell searches: install names each shell that will not
+    /// look there and the line to add, and that line makes the shell find
+    /// species' completions.
+    @Test(.timeLimit(.minutes(10)), arguments: ["zsh", "fish", "bash"])
+    func installSaysWhereAShellWillNotLookAndTheLineThatMakesIt(shell: String) async throws {
+        let prefix = try Self.scratch("hints")
+        let install = try await Self.make(["install", "PREFIX=\(prefix.path)"])
+        try #require(install.status == 0, "\(install)")
+        let share = prefix.appendingPathComponent("share").path
+        let environment = ["PATH": prefix.appendingPathComponent("bin").path + ":/usr/bin:/bin"]
+        switch shell {
+        case "zsh":
+            guard Self.isExecutable("zsh") else { try Test.cancel("zsh is not installed") }
+            let folder = "\(share)/zsh/site-functions"
+            let line = "fpath=(\(folder) $fpath)"
+            #expect(install.stdout.contains("zsh does not look in \(folder); add to ~/.zshrc, before compinit: \(line)\n"), "\(install)")
+            let found = try await Self.command(
+                ["zsh", "-fc", "\(line); autoload -U compinit; compinit -u -d \(prefix.path)/.zcompdump; print -r -- $_comps[species]"],
+                environment: environment)
+            #expect(found.stdout == "_species\n", "\(found)")
+        case "fish":
+            guard Self.isExecutable("fish") else { try Test.cancel("fish is not installed") }
+            let line = "export XDG_DATA_DIRS=\"\(share):${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\""
+            #expect(
+                install.stdout.contains("fish does not look in \(share)/fish/vendor_completions.d; add to ~/.profile: \(line)\n"),
+                "\(install)")
+            // fish reads XDG_DATA_DIRS at start-up, in its own config.fish.
+            let found = try await Self.command(
+                ["sh", "-c", "\(line); exec fish --no-config -c 'source $__fish_data_dir/config.fish; complete -C \"species --verb\"'"],
+                environment: environment)
+            #expect(found.stdout.hasPrefix("--verbose\t"), "\(found)")
+        default:
+            let line = "export XDG_DATA_DIRS=\"\(share):${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\""
+            #expect(
+                install.stdout.contains(
+                    "bash-completion does not look in \(share)/bash-completion/completions; add to ~/.profile: \(line)\n"),
+                "\(install)")
+            let loader = "/usr/share/bash-completion/bash_completion"
+            guard FileManager.default.fileExists(atPath: loader) else {
+                try Test.cancel("bash-completion is not installed, so the line cannot be tried")
+            }
+            let found = try await Self.command(
+                ["bash", "--norc", "-c", "\(line); source \(loader); __load_completion species; complete -p species"],
+                environment: environment)
+            #expect(found.stdout.contains("species"), "\(found)")
+        }
+        _ = try await Self.make(["uninstall", "PREFIX=\(prefix.path)"])
+    }
+
+    private struct MakeFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `make dist`, then `make deb` where dpkg-deb is, once for the suite,
+    /// into a folder of their own.
+    private static let packages = Task { () throws -> URL in
+        let folder = try scratch("dist")
+        let dist = try await make(["dist", "DIST=\(folder.path)"])
+        guard dist.status == 0 else { throw MakeFailed(description: "make dist failed: \(dist)") }
+        if isExecutable("dpkg-deb") {
+            let deb = try await make(["deb", "DIST=\(folder.path)"])
+            guard deb.status == 0 else { throw MakeFailed(description: "make deb failed: \(deb)") }
+        }
+        return folder
+    }
+
+    private static var architecture: String {
+        var name = utsname()
+        uname(&name)
+        return withUnsafeBytes(of: &name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func theTarballHoldsWhatInstallPutsWithItsChecksum() async throws {
+        let folder = try await Self.packages.value
+        let name = "species-\(SpeciesRelease.version)-linux-\(Self.architecture)"
+        let tarball = folder.appendingPathComponent("\(name).tar.gz").path
+        let sums = try String(contentsOf: folder.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
+        #expect(sums.split(separator: "\n").contains { $0.hasSuffix("  \(name).tar.gz") })
+        let check = try await Self.command(["sh", "-c", "cd '\(folder.path)' && sha256sum -c SHA256SUMS"])
+        #expect(check.status == 0 && check.stdout.contains("\(name).tar.gz: OK"), "\(check)")
+
+        let listing = try await Self.command(["tar", "-tvzf", tarball])
+        let entries = listing.stdout.split(separator: "\n")
+        #expect(entries.allSatisfy { $0.contains(" 0/0 ") }, "owned by root, by number: \(listing)")
+        let paths = entries.compactMap { $0.split(separator: " ").last.map(String.init) }.filter { !$0.hasSuffix("/") }
+        #expect(paths == Self.installedFiles.map { "\(name)/\($0)" })
+
+        // As the README says: into a prefix, one folder stripped.
+        let prefix = try Self.scratch("untarred")
+        let untar = try await Self.command(["tar", "-xzf", tarball, "-C", prefix.path, "--strip-components=1"])
+        #expect(untar.status == 0, "\(untar)")
+        #expect(try Self.files(under: prefix) == Self.installedFiles)
+        let species = prefix.appendingPathComponent("bin/species")
+        try await Self.expectBuildVersion(try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
+        let listed = try await ChildProcess.run(
+            species, ["list", "--offline", "-q", "--limit", "2", "--format", "csv", "--fields", "name,height"],
+            environment: SpeciesBinary.environment())
+        #expect(listed.stdout == "name,height\r\nHuman,180\r\nDroid,\r\n", "\(listed)")
+    }
+
+    @Test(.enabled(if: isExecutable("dpkg-deb"), "dpkg-deb is not installed"), .timeLimit(.minutes(10)))
+    func theDebianPackagePutsFilesWhereDebiansShellsLook() async throws {
+        let folder = try await Self.packages.value
+        let architecture = try await Self.command(["dpkg", "--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let deb = folder.appendingPathComponent("species_\(SpeciesRelease.version)_\(architecture).deb").path
+        let sums = try String(contentsOf: folder.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
+        #expect(sums.contains("  species_\(SpeciesRelease.version)_\(architecture).deb\n"))
+
+        let fields = try await Self.command(["dpkg-deb", "-f", deb, "Package", "Version", "Architecture", "Depends", "Maintainer"])
+        var control: [String: String] = [:]
+        for line in fields.stdout.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            control[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        #expect(control["Package"] == "species")
+        #expect(control["Version"] == SpeciesRelease.version)
+        #expect(control["Architecture"] == architecture)
+        let depends = control["Depends"]?.components(separatedBy: ", ") ?? []
+        #expect(depends.contains("libcurl4") && depends.contains("libc6"), "\(fields)")
+        #expect(control["Maintainer"]?.isEmpty == false)
+
+        let contents = try await Self.command(["dpkg-deb", "-c", deb])
+        let paths = contents.stdout.split(separator: "\n").compactMap { line in line.split(separator: " ").last.map(String.init) }
+            .filter { path in !path.hasSuffix("/") }.sorted()
+        #expect(
+            paths == [
+                "./usr/bin/species", "./usr/share/bash-completion/completions/species", "./usr/share/doc/species/README.md",
+                "./usr/share/doc/species/copyright", "./usr/share/fish/vendor_completions.d/species.fish",
+                "./usr/share/man/man1/species.1.gz", "./usr/share/zsh/vendor-completions/_species",
+            ], "\(contents)")
+        #expect(contents.stdout.split(separator: "\n").allSatisfy { $0.contains(" root/root ") })
+
+        let unpacked = try Self.scratch("deb")
+        let extract = try await Self.command(["dpkg-deb", "-x", deb, unpacked.path])
+        #expect(extract.status == 0, "\(extract)")
+        let species = unpacked.appendingPathComponent("usr/bin/species")
+        try await Self.expectBuildVersion(try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
+        let shown = try await ChildProcess.run(species, ["show", "3", "--offline", "-q"], environment: SpeciesBinary.environment())
+        #expect(shown.stdout == (try Fixtures.text("golden/show/3.txt")), "\(shown)")
+        let page = try await Self.command(["sh", "-c", "gzip -dc '\(unpacked.path)/usr/share/man/man1/species.1.gz'"])
+        #expect(page.stdout == (try Fixtures.text("../Sources/species/species.1")))
+        let copyright = try String(contentsOf: unpacked.appendingPathComponent("usr/share/doc/species/copyright"), encoding: .utf8)
+        #expect(copyright.contains(try Fixtures.text("swapi-data/LICENSE")), "the SWAPI data's licence travels with its copy")
+    }
+
+    /// dpkg -i into a throwaway root that knows this machine's packages, so
+    /// that Depends is checked against them; then dpkg -r.
+    @Test(.enabled(if: isExecutable("dpkg-deb"), "dpkg-deb is not installed"), .timeLimit(.minutes(10)))
+    func dpkgInstallsAndRemovesThePackage() async throws {
+        guard Self.isExecutable("dpkg"), FileManager.default.fileExists(atPath: "/var/lib/dpkg/status") else {
+            try Test.cancel("dpkg, or its database in /var/lib/dpkg, is missing: this machine does not install packages with dpkg")
+        }
+        let folder = try await Self.packages.value
+        let deb = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".deb") }
+        let package = folder.appendingPathComponent(try #require(deb)).path
+        let root = try Self.scratch("dpkg-root")
+        let database = root.appendingPathComponent("var/lib/dpkg")
+        for name in ["info", "updates"] {
+            try FileManager.default.createDirectory(at: database.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(atPath: "/var/lib/dpkg/status", toPath: database.appendingPathComponent("status").path)
+        let dpkg = ["dpkg", "--root=\(root.path)", "--force-not-root", "--log=/dev/null"]
+
+        let install = try await Self.command(dpkg + ["-i", package])
+        #expect(install.status == 0, "\(install)")
+        #expect(install.stdout.contains("Setting up species (\(SpeciesRelease.version))"), "\(install)")
+        let listed = try await Self.command(dpkg + ["-L", "species"])
+        #expect(listed.stdout.split(separator: "\n").contains("/usr/bin/species"), "\(listed)")
+        let species = root.appendingPathComponent("usr/bin/species")
+        try await Self.expectBuildVersion(try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
+
+        let remove = try await Self.command(dpkg + ["-r", "species"])
+        #expect(remove.status == 0, "\(remove)")
+        #expect(!FileManager.default.fileExists(atPath: species.path))
     }
 }

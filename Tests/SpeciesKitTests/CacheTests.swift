@@ -386,7 +386,8 @@ struct BundledCatalogTests {
     @Test func pagesHoldTen() throws {
         let page = try catalog.page(4, search: nil)
         #expect(page.count == 37 && page.pageCount == 4 && page.species.count == 7)
-        #expect(throws: SpeciesError.notInBundledData(what: "page 5")) { _ = try catalog.page(5, search: nil) }
+        #expect(throws: SpeciesError.noSuchPage(5, pages: 4, search: nil)) { _ = try catalog.page(5, search: nil) }
+        #expect(throws: SpeciesError.noSuchPage(3, pages: 2, search: "an")) { _ = try catalog.page(3, search: "an") }
         #expect(throws: SpeciesError.notInBundledData(what: "species 99")) { _ = try catalog.species(id: 99) }
     }
 

@@ -29,25 +29,25 @@ struct FittedTableTests {
                 """)
     }
 
-    @Test func headersWiderThanTheirValuesGiveWayFirst() {
-        // CLASSIFICATION and DESIGNATION shrink to their values before any
-        // value is cut.
+    @Test func valuesGiveWayBeforeHeaders() {
+        // The widest values are cut down to their headers' width; every
+        // header stays whole.
         #expect(
             SpeciesTable.render([human, droid], width: 63) == """
-                NAME   CLASSIFIC…  DESIGNA…  HEIGHT  LIFESPAN    LANGUAGE
-                Human  mammal      sentient     180  120         Galactic Basic
-                Droid  artificial  sentient       -  indefinite  n/a
+                NAME   CLASSIFICATION  DESIGNATION  HEIGHT  LIFESPAN  LANGUAGE
+                Human  mammal          sentient        180  120       Galactic…
+                Droid  artificial      sentient          -  indefin…  n/a
 
                 """)
     }
 
-    @Test func theWidestColumnsGiveWayAndLongCellsEndInAnEllipsis() {
+    @Test func headersGiveWayLastAndLongCellsEndInAnEllipsis() {
         let table = SpeciesTable.render([human, droid], width: 50)
         #expect(
             table == """
-                NAME   CLASSI…  DESIGN…  HEIGHT  LIFESP…  LANGUAGE
-                Human  mammal   sentie…     180  120      Galacti…
-                Droid  artifi…  sentie…       -  indefi…  n/a
+                NAME  CLASSI…  DESIGN…  HEIGHT  LIFESPAN  LANGUAGE
+                Hum…  mammal   sentie…     180  120       Galacti…
+                Dro…  artifi…  sentie…       -  indefin…  n/a
 
                 """)
         #expect(table.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 50 })

@@ -16,11 +16,9 @@ struct BundledCatalog: Sendable {
     /// The form of the URLs it writes: the API's dialect's.
     let dialect: Dialect
 
+    /// - Throws: `SpeciesError.noSuchPage`, which says how many there are.
     func page(_ number: Int, search: String?) throws(SpeciesError) -> SpeciesPage {
-        guard let page = SpeciesPage(slicing: species(matching: search), page: number) else {
-            throw .notInBundledData(what: "page \(number)" + (search == nil ? "" : " of the species" + SpeciesError.matching(search)))
-        }
-        return page
+        try SpeciesPage(slicing: species(matching: search), page: number, search: search)
     }
 
     /// How many pages the species matching `search` fill: SWAPI's own

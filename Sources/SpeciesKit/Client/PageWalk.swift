@@ -11,7 +11,9 @@ import Foundation
 /// when `concurrency` is 1. A page after the last one is never handed over,
 /// and its answer (a 404, or swapi.tech's repeat of the last page) does not
 /// matter. A species that comes a second time (the pages changed while they
-/// were read) is handed over once.
+/// were read) is handed over once. With a `limit`, once page 1 is in, the
+/// walk asks for no more pages than hold that many species, and it ends
+/// once it has handed them over.
 struct PageWalk {
     let root: APIRoot
     let diagnostics: any Diagnostics
@@ -20,6 +22,8 @@ struct PageWalk {
     /// How many pages to ask for before page 1 has said how many there are.
     let expectedPages: Int
     let concurrency: Int
+    /// At most this many species are wanted; nil for all.
+    var limit: Int?
     /// Fetches and reads one page.
     let listing: @Sendable (URL) async throws -> ListingBody
 
@@ -31,6 +35,11 @@ struct PageWalk {
         var repeated = 0
         /// Each species handed over: its URL, else its name.
         private var seen: Set<String> = []
+
+        /// Whether `limit` species have been handed over.
+        func reached(_ limit: Int?) -> Bool {
+            limit.map { received >= $0 } ?? false
+        }
 
         /// The species of a page not handed over before, counted.
         mutating func fresh(_ species: [StarWarsSpecies]) -> [StarWarsSpecies] {
@@ -71,11 +80,11 @@ struct PageWalk {
                 }
                 if number == 1 {
                     summary.counted = page.count
-                    requests.want(Self.pageCount(of: page))
+                    requests.want(pagesWanted(after: page))
                 }
                 try await deliver(summary.fresh(page.species))
                 visited.insert(url.absoluteString)
-                guard let next = page.next else { return summary }
+                guard let next = page.next, !summary.reached(limit) else { return summary }
                 guard links(next, from: url, to: number + 1) else {
                     return try await followLinks(after: (url, page), visited: visited, summary, deliver)
                 }
@@ -116,8 +125,17 @@ struct PageWalk {
             }
             try await deliver(summary.fresh(page.species))
             current = (url, page)
+            if summary.reached(limit) { break }
         }
         return summary
+    }
+
+    /// How many pages to ask for, now that page 1 is in: as many as it says
+    /// there are, or as many of its size as hold `limit` species.
+    private func pagesWanted(after first: ListingBody) -> Int {
+        let pages = Self.pageCount(of: first)
+        guard let limit, !first.species.isEmpty else { return pages }
+        return min(pages, limit.dividedRoundingUp(by: first.species.count))
     }
 
     /// How many pages page 1 says its listing has: by its `count` and its

@@ -84,15 +84,13 @@ struct RemoteCatalog: Sendable {
                 return SpeciesPage(number: number, count: listing.count ?? listing.species.count, pageCount: pages, species: listing.species)
             case .tech, .info:
                 let species = try await everything(in: dialect, matching: terms)
-                guard let page = SpeciesPage(slicing: species, page: number) else {
-                    throw SpeciesError.noSuchPage(number, pages: max(1, species.count.dividedRoundingUp(by: SpeciesPage.size)), search: search)
-                }
-                return page
+                return try SpeciesPage(slicing: species, page: number, search: search)
             }
         }
     }
 
-    func forEachPage(search: String?, _ deliver: ([StarWarsSpecies]) async throws -> Void) async throws {
+    /// Every page, or, with a `limit`, as few as hold that many species.
+    func forEachPage(search: String?, limit: Int? = nil, _ deliver: ([StarWarsSpecies]) async throws -> Void) async throws {
         try await inDialect { dialect in
             let terms = SearchTerms(search ?? "")
             if dialect == .info || (dialect == .tech && !terms.terms.isEmpty) {
@@ -101,20 +99,23 @@ struct RemoteCatalog: Sendable {
             }
             let pageURL: @Sendable (Int) -> URL = { [root] in dialect.listingURL(root, page: $0, search: search) }
             let first = pageURL(1)
-            let plan = serial ? (pages: 1, source: "") : expectedPages(at: first, in: dialect, search: search)
+            var plan = serial ? (pages: 1, source: "") : expectedPages(at: first, in: dialect, search: search)
+            if let limit, limit < plan.pages * SpeciesPage.size {
+                plan = (limit.dividedRoundingUp(by: SpeciesPage.size), "as many as hold the \(limit) species wanted")
+            }
             diagnostics.trace(
                 serial ? "page plan: one page at a time, each from the last one's next link"
                     : "page plan: \(plan.pages == 1 ? "page 1" : "pages 1 to \(plan.pages) at once") (\(plan.source)), "
-                        + "then the rest that page 1 counts")
+                        + (limit.map { "then more while fewer than \($0) have come" } ?? "then the rest that page 1 counts"))
             let walk = PageWalk(
                 root: root, diagnostics: diagnostics, pageURL: pageURL, expectedPages: plan.pages,
-                concurrency: serial ? 1 : Self.concurrency,
+                concurrency: serial ? 1 : Self.concurrency, limit: limit,
                 listing: { url in try await listing(at: url, expected: dialect, first: url == first) })
             let summary = try await walk.run(deliver)
             if summary.repeated > 0 {
                 diagnostics.warning(
                     "the pages of \(first.redacted) changed while they were read: \(summary.repeated) species came twice, and are printed once")
-            } else if let counted = summary.counted, counted != summary.received {
+            } else if let counted = summary.counted, counted != summary.received, !summary.reached(limit) {
                 diagnostics.warning("the API counted \(counted) species but sent \(summary.received), from \(first.redacted)")
             }
         }

@@ -97,11 +97,13 @@ public struct SpeciesClient: Sendable {
     /// Every page from the first, each handed to `body` as it comes, in API
     /// order. When the cache or the built-in data takes over from an API
     /// that failed after some pages, `body` gets only what follows them.
-    public func forEachPage(search: String? = nil, _ body: ([StarWarsSpecies]) async throws -> Void) async throws {
+    /// With a `limit`, only as many pages are fetched as hold that many
+    /// species (the last may hold more).
+    public func forEachPage(search: String? = nil, limit: Int? = nil, _ body: ([StarWarsSpecies]) async throws -> Void) async throws {
         var handedOver = 0
         try await services.answer { remote in
             var seen = 0
-            try await remote.forEachPage(search: search) { species in
+            try await remote.forEachPage(search: search, limit: limit) { species in
                 let fresh = species.dropFirst(max(0, handedOver - seen))
                 seen += species.count
                 guard !fresh.isEmpty else { return }

@@ -20,11 +20,12 @@ public struct SpeciesPage: Sendable, Equatable {
         self.species = species
     }
 
-    /// Page `number` of `species`, `size` a page; nil past the last page
-    /// (an empty list has one, empty).
-    init?(slicing species: [StarWarsSpecies], page number: Int) {
+    /// Page `number` of `species` (those matching `search`), `size` a page.
+    /// - Throws: `SpeciesError.noSuchPage` past the last page (an empty list
+    ///   has one, empty), saying how many there are.
+    init(slicing species: [StarWarsSpecies], page number: Int, search: String?) throws(SpeciesError) {
         let pages = max(1, species.count.dividedRoundingUp(by: Self.size))
-        guard (1...pages).contains(number) else { return nil }
+        guard (1...pages).contains(number) else { throw .noSuchPage(number, pages: pages, search: search) }
         let first = (number - 1) * Self.size
         self.init(
             number: number, count: species.count, pageCount: pages,

@@ -19,7 +19,7 @@ public enum DetailRenderer {
     }
 
     public static func description(of species: StarWarsSpecies) -> String {
-        let safe = TerminalText.escape
+        let safe: (String) -> String = TerminalText.escape
         var text = ""
         if let name = species.name.map(safe) {
             if let language = species.language.map(safe) {

@@ -1,50 +1,57 @@
 import Foundation
 
 /// JSON output in the schema of `docs/species-model.md`: keys in a fixed order,
-/// absent values as `null`, dates as UTC ISO-8601 with microseconds.
+/// absent values as `null`, dates as UTC ISO-8601 with microseconds. Given
+/// `fields`, only their keys, in that order. `colored`, in jq's default
+/// colours (`jq -C`).
 public enum SpeciesJSON {
     /// Output is handed over in pieces of about this size.
     private static let chunk = 64 * 1024
 
     /// `--json` for one species: an object, indented as `jq .` would print
     /// it; with `related`, its last key is `related`.
-    public static func object(_ species: StarWarsSpecies, related: RelatedResources? = nil) -> String {
-        var json = JSONText(pretty: true)
-        write(species, to: &json, related: related)
+    public static func object(_ species: StarWarsSpecies, related: RelatedResources? = nil, colored: Bool = false) -> String {
+        var json = JSONText(pretty: true, colored: colored)
+        write(species, fields: SpeciesField.allCases, to: &json, related: related)
         json.raw("\n")
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
     /// `--json` for a list: one array, indented as `jq .` would print it,
     /// handed to `output` in pieces as it is made.
-    public static func writeArray(_ species: some Sequence<StarWarsSpecies>, to output: ([UInt8]) throws -> Void) rethrows {
-        var json = JSONText(pretty: true, depth: 1)
-        var written = 0
+    public static func writeArray(
+        _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases, colored: Bool = false,
+        to output: ([UInt8]) throws -> Void
+    ) rethrows {
+        var json = JSONText(pretty: true, colored: colored)
+        json.beginArray()
         for item in species {
-            json.raw(written == 0 ? "[\n  " : ",\n  ")
-            write(item, to: &json)
-            written += 1
+            write(item, fields: fields, to: &json)
             try json.handOver(to: output, above: chunk)
         }
-        json.raw(written == 0 ? "[]\n" : "\n]\n")
+        json.endArray()
+        json.raw("\n")
         try json.handOver(to: output)
     }
 
     /// `--jsonl`: one compact object and a newline per species, handed to
     /// `output` in pieces as they are made.
-    public static func writeLines(_ species: some Sequence<StarWarsSpecies>, to output: ([UInt8]) throws -> Void) rethrows {
-        var json = JSONText(pretty: false)
+    public static func writeLines(
+        _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases, colored: Bool = false,
+        to output: ([UInt8]) throws -> Void
+    ) rethrows {
+        var json = JSONText(pretty: false, colored: colored)
         for item in species {
-            write(item, to: &json)
+            write(item, fields: fields, to: &json)
             json.raw("\n")
             try json.handOver(to: output, above: chunk)
         }
         try json.handOver(to: output)
     }
 
-    private static func write(_ species: StarWarsSpecies, to json: inout JSONText, related: RelatedResources? = nil) {
+    private static func write(_ species: StarWarsSpecies, fields: [SpeciesField], to json: inout JSONText, related: RelatedResources? = nil) {
         json.beginObject()
-        for field in SpeciesField.allCases {
+        for field in fields {
             let row = field.row
             json.key(row.key)
             switch row.get(species) {
@@ -71,22 +78,28 @@ public enum SpeciesJSON {
 }
 
 /// A small JSON writer into UTF-8 bytes: compact, or pretty in jq's layout
-/// (two spaces, one element a line, `[]` for an empty array).
+/// (two spaces, one element a line, `[]` for an empty array); `colored`, in
+/// jq's default colours, each token coloured and reset, indentation not.
 struct JSONText {
+    /// jq's colours when `JQ_COLORS` is not set (its manual, "Colors").
+    private enum Color {
+        static let null: StaticString = "1;30"
+        static let scalar: StaticString = "0;39"
+        static let string: StaticString = "0;32"
+        static let container: StaticString = "1;39"
+        static let key: StaticString = "34;1"
+    }
+
     private(set) var bytes: [UInt8] = []
     private let pretty: Bool
-    /// How deep the values written stand in their document.
-    private let baseDepth: Int
-    private var depth: Int
+    private let colored: Bool
+    private var depth = 0
     private var containerIsEmpty = true
     private var afterKey = false
 
-    /// - Parameter depth: how deep the values written stand in an enclosing
-    ///   document, for the indentation of their lines.
-    init(pretty: Bool, depth: Int = 0) {
+    init(pretty: Bool, colored: Bool = false) {
         self.pretty = pretty
-        self.baseDepth = depth
-        self.depth = depth
+        self.colored = colored
     }
 
     /// Appends text as it is, outside any value.
@@ -104,66 +117,77 @@ struct JSONText {
 
     mutating func beginObject() { open(UInt8(ascii: "{")) }
     mutating func endObject() { close(UInt8(ascii: "}")) }
+    mutating func beginArray() { open(UInt8(ascii: "[")) }
+    mutating func endArray() { close(UInt8(ascii: "]")) }
 
     mutating func value(_ value: String?) {
         guard let value else { return null() }
         startValue()
+        paint(Color.string)
         appendQuoted(value)
+        resetColor()
     }
 
     mutating func value(_ value: Int?) {
         guard let value else { return null() }
         startValue()
+        paint(Color.scalar)
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         Timestamp.appendDigits(UInt64(value.magnitude), width: 1, to: &bytes)
+        resetColor()
     }
 
     /// A UTC timestamp with microseconds (`Timestamp.format`).
     mutating func value(_ value: Date?) {
         guard let value else { return null() }
         startValue()
+        paint(Color.string)
         bytes.append(UInt8(ascii: "\""))
         Timestamp.append(value, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
+        resetColor()
     }
 
     mutating func value(_ values: [String]?) {
         guard let values else { return null() }
-        open(UInt8(ascii: "["))
+        beginArray()
         for value in values {
-            startValue()
-            appendQuoted(value)
+            self.value(value)
         }
-        close(UInt8(ascii: "]"))
+        endArray()
     }
 
     /// Names, some of them unknown (null).
     mutating func value(_ values: [String?]) {
-        open(UInt8(ascii: "["))
+        beginArray()
         for value in values {
             self.value(value)
         }
-        close(UInt8(ascii: "]"))
+        endArray()
     }
 
     mutating func key(_ key: String) {
         startValue()
+        paint(Color.key)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: key.utf8)
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        resetColor()
+        punctuation(UInt8(ascii: ":"))
         if pretty { bytes.append(UInt8(ascii: " ")) }
         afterKey = true
     }
 
     private mutating func null() {
         startValue()
+        paint(Color.null)
         raw("null")
+        resetColor()
     }
 
     private mutating func open(_ bracket: UInt8) {
         startValue()
-        bytes.append(bracket)
+        punctuation(bracket)
         depth += 1
         containerIsEmpty = true
     }
@@ -171,20 +195,20 @@ struct JSONText {
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
         if !containerIsEmpty { newline() }
-        bytes.append(bracket)
+        punctuation(bracket)
         containerIsEmpty = false
     }
 
-    /// Writes what goes before a value: nothing after a key or for the value
-    /// at the base depth, else a comma after an earlier element and, when
-    /// pretty, a new indented line.
+    /// Writes what goes before a value: nothing after a key or for a value
+    /// at the top, else a comma after an earlier element and, when pretty,
+    /// a new indented line.
     private mutating func startValue() {
         if afterKey {
             afterKey = false
             return
         }
-        if depth == baseDepth { return }
-        if !containerIsEmpty { bytes.append(UInt8(ascii: ",")) }
+        if depth == 0 { return }
+        if !containerIsEmpty { punctuation(UInt8(ascii: ",")) }
         containerIsEmpty = false
         newline()
     }
@@ -193,6 +217,25 @@ struct JSONText {
         guard pretty else { return }
         bytes.append(UInt8(ascii: "\n"))
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    /// A bracket, comma or colon, in the colour of containers.
+    private mutating func punctuation(_ character: UInt8) {
+        paint(Color.container)
+        bytes.append(character)
+        resetColor()
+    }
+
+    private mutating func paint(_ color: StaticString) {
+        guard colored else { return }
+        raw("\u{1B}[")
+        raw(color)
+        raw("m")
+    }
+
+    private mutating func resetColor() {
+        guard colored else { return }
+        raw("\u{1B}[0m")
     }
 
     /// The string, quoted, with `"`, `\\` and all that `TerminalText`

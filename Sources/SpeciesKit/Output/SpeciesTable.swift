@@ -6,8 +6,9 @@ public enum SpeciesTable {
     /// A header row and one row per species, columns two spaces apart, with
     /// no trailing spaces; nothing at all for no species. Control characters
     /// in the server's values are escaped (`TerminalText`). Within `width`
-    /// the widest columns are narrowed, their long cells ending in `…`; with
-    /// `color`, the header is bold and absent values are dim.
+    /// the widest columns are narrowed, their long cells ending in `…`, and
+    /// the headers last; with `color`, the header is bold and absent values
+    /// are dim.
     public static func render(
         _ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults, width: Int? = nil,
         color: Bool = false
@@ -16,7 +17,7 @@ public enum SpeciesTable {
         let rows = species.map { item in fields.map { $0.text(of: item).map(TerminalText.escape) } }
         let contentWidths = fields.indices.map { column in rows.map { DisplayWidth.of($0[column] ?? missing) }.max() ?? 0 }
         var widths = fields.indices.map { max(DisplayWidth.of(fields[$0].title), contentWidths[$0]) }
-        if let width { narrow(&widths, to: width, contents: contentWidths, fields: fields) }
+        if let width { narrow(&widths, to: width, fields: fields) }
 
         let bold = color ? { "\u{1B}[1m\($0)\u{1B}[0m" } : { $0 }
         let dim = color ? { "\u{1B}[2m\($0)\u{1B}[0m" } : { $0 }
@@ -29,20 +30,22 @@ public enum SpeciesTable {
         return text
     }
 
-    /// Takes a column at a time until the table fits: first from headers
-    /// wider than their values, then from the widest column. Numbers are
-    /// never cut (a cut number would read as another number); text keeps at
-    /// least four columns.
-    private static func narrow(_ widths: inout [Int], to width: Int, contents: [Int], fields: [SpeciesField]) {
+    /// Takes a column at a time until the table fits, from the widest that
+    /// can give: first down to its header's width, cutting values; then, when
+    /// every column is down to its header, the headers too. Numbers are never
+    /// cut (a cut number would read as another number); text keeps at least
+    /// four columns.
+    private static func narrow(_ widths: inout [Int], to width: Int, fields: [SpeciesField]) {
         let minimums = fields.indices.map { fields[$0].isNumber ? widths[$0] : min(4, widths[$0]) }
+        let headers = fields.indices.map { max(minimums[$0], DisplayWidth.of(fields[$0].title)) }
         var total = widths.reduce(0, +) + 2 * (widths.count - 1)
-        while total > width {
-            let narrowable = widths.indices.filter { widths[$0] > minimums[$0] }
-            let headerOnly = narrowable.filter { widths[$0] > contents[$0] }
-            guard let column = (headerOnly.isEmpty ? narrowable : headerOnly).max(by: { widths[$0] < widths[$1] })
-            else { return }
-            widths[column] -= 1
-            total -= 1
+        for floors in [headers, minimums] {
+            while total > width {
+                guard let column = widths.indices.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] })
+                else { break }
+                widths[column] -= 1
+                total -= 1
+            }
         }
     }
 

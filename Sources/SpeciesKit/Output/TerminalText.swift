@@ -8,10 +8,18 @@ package enum TerminalText {
     /// (U+2028, U+2029). Tabs and newlines are escaped too: the detail text
     /// writes its own.
     package static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        escape(text, keepingLineBreaks: false)
+    }
+
+    /// The same; CR and LF kept as they are when `keepingLineBreaks`.
+    package static func escape(_ text: String, keepingLineBreaks: Bool) -> String {
+        func unsafe(_ scalar: Unicode.Scalar) -> Bool {
+            isUnsafe(scalar) && !(keepingLineBreaks && (scalar == "\r" || scalar == "\n"))
+        }
+        guard text.unicodeScalars.contains(where: unsafe) else { return text }
         var escaped = ""
         for scalar in text.unicodeScalars {
-            if isUnsafe(scalar) {
+            if unsafe(scalar) {
                 escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             } else {
                 escaped.unicodeScalars.append(scalar)

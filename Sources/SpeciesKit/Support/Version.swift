@@ -1,4 +1,5 @@
 public enum SpeciesRelease {
-    /// The version of species and SpeciesKit.
-    public static let version = "0.1.0"
+    /// The version of species and SpeciesKit: the one place it is stated
+    /// (the Makefile reads it from here).
+    public static let version = "0.2.0"
 }

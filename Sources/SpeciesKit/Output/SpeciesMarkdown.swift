@@ -1,0 +1,27 @@
+/// `--format markdown`: a GitHub table, a header row of field names and a
+/// row per species, columns padded to line up, numbers aligned right. In a
+/// cell, `|` and `\` are escaped and a line break is `<br>`; what could fool
+/// a terminal is escaped (`TerminalText`); an absent value is empty.
+public enum SpeciesMarkdown {
+    public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
+        guard !fields.isEmpty else { return "" }
+        let rows = [fields.map(\.name)] + species.map { item in fields.map { cell($0.text(of: item) ?? "") } }
+        // A separator cell has three characters at least.
+        let widths = fields.indices.map { column in max(3, rows.map { DisplayWidth.of($0[column]) }.max() ?? 0) }
+        func line(_ cells: [String]) -> String {
+            let padded = cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
+                return fields[column].isNumber ? padding + cell : cell + padding
+            }
+            return "| " + padded.joined(separator: " | ") + " |\n"
+        }
+        let separator = fields.indices.map { String(repeating: "-", count: widths[$0] - 1) + (fields[$0].isNumber ? ":" : "-") }
+        return line(rows[0]) + "| " + separator.joined(separator: " | ") + " |\n" + rows.dropFirst().map(line).joined()
+    }
+
+    private static func cell(_ value: String) -> String {
+        let lines = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
+            .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        return TerminalText.escape(lines.joined(separator: "<br>"))
+    }
+}
