@@ -147,7 +147,8 @@ struct FormatsEndToEndTests {
 
     @Test(.enabled(if: hasScript, "needs script(1) from util-linux"), arguments: [[String: String](), ["NO_COLOR": "1"]])
     func aTerminalGetsColourUnlessNoColor(environment: [String: String]) async throws {
-        let command = "exec \(SpeciesBinary.url.path) --no-cache --base-url \(try await server.root()) show 3 --json"
+        // -q: no progress line before the JSON on a slow machine.
+        let command = "exec \(SpeciesBinary.url.path) -q --no-cache --base-url \(try await server.root()) show 3 --json"
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/script"), ["--quiet", "--return", "--command", command, "/dev/null"],
             environment: SpeciesBinary.environment(["TERM": "xterm-256color"].merging(environment) { $1 }))
