@@ -30,7 +30,8 @@ extension Invocation {
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         let (command, _) = try Self.parser.subcommand(in: arguments)
         let beforeSeparator = arguments.prefix { $0 != "--" }
-        let helpWidth = Terminal.width(environment: environment) ?? HelpFormatter.standardWidth
+        // Asked only for help: other commands need no look at the terminal here.
+        var helpWidth: Int { Terminal.width(environment: environment) ?? HelpFormatter.standardWidth }
         if arguments.isEmpty || beforeSeparator.contains(where: Options.help.definition.names.contains) {
             self = .help(Self.helpText(for: command, width: helpWidth))
             return
