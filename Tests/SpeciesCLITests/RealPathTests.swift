@@ -166,7 +166,8 @@ struct RealPathTests {
     }
 
     /// A full disk and a read-only file system, in a mount namespace of the
-    /// test's own; each failure says its own cause.
+    /// test's own; each failure says its own cause. The page (2,000 species,
+    /// 1.2 MB) is larger than the 16 KiB file system.
     @Test(arguments: [("size=16k", "No space left on device"), ("ro", "Read-only file system")])
     func aCacheThatCannotBeWrittenSaysWhy(options: String, reason: String) async throws {
         guard try await Self.canMount() else {
@@ -177,7 +178,7 @@ struct RealPathTests {
         let script = "mount -t tmpfs -o \"$1\" tmpfs \"$2\" && shift 2 && exec \"$@\""
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/unshare"),
-            ["-m", "/bin/sh", "-c", script, "sh", options, cache.path, SpeciesBinary.url.path, "--base-url", try await server.root(fault: "huge-page"), "list", "--format", "tsv"],
+            ["-m", "/bin/sh", "-c", script, "sh", options, cache.path, SpeciesBinary.url.path, "--base-url", try await server.root(fault: "big-page"), "list", "--format", "tsv"],
             environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path]))
         #expect(result.status == 0, "\(result)")
         let place = cache.appendingPathComponent("species").path

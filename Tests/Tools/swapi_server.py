@@ -57,6 +57,7 @@ HTML_ERROR = b"<!DOCTYPE html>\n<html><head><title>503 Service Unavailable</titl
 TECH_STORED_ROOT = "https://www.swapi.tech/api/"
 INFO_STORED_ROOT = "https://swapi.info/api/"
 TECH_LOADED = "2025-03-17T10:34:01.234Z"
+HUGE_PAGE_ROOT = "https://huge-page.invalid/api/"  # a stand-in, replaced by the root that asks
 
 FAULTS = {
     "429-once": "the first request answers 429 with Retry-After: 1",
@@ -502,7 +503,7 @@ class Server(ThreadingHTTPServer):
     # once, and a dropped SYN is resent only after a second.
     request_queue_size = 256
     daemon_threads = True
-    huge_pages = {}
+    huge_page_template = None
     connection_log = None
 
     tls_context = None
@@ -526,10 +527,15 @@ class Server(ThreadingHTTPServer):
                 return
         super().finish_request(request, client_address)
 
+    # The bodies below take up to a second to make. They are made under a lock
+    # of their own, not under `lock`, which every request takes to log itself:
+    # while one is made, the other tests' requests go on being answered.
+    build_lock = threading.Lock()
+
     def dense_page(self):
         """One species whose lists hold as many values as species accepts
         under its default size limit (Sources/SpeciesKit/Client/JSONValueCount.swift)."""
-        with self.lock:
+        with self.build_lock:
             if not hasattr(self, "dense"):
                 long = b",".join(b'"%s%08d"' % (b"x" * 81, number) for number in range(1_092_000))
                 short = b",".join([b'"x"'] * 1_092_000)
@@ -539,25 +545,26 @@ class Server(ThreadingHTTPServer):
 
     def gzip_bomb(self, first_page):
         """The first page with 100 MiB of spaces before its last brace, gzipped."""
-        with self.lock:
+        with self.build_lock:
             if not hasattr(self, "bomb"):
                 self.bomb = gzip.compress(first_page[:-1] + b" " * (100 * 1024 * 1024) + b"}", compresslevel=9)
             return self.bomb
 
     def huge_page(self, first_page, own_root):
         """One page of --huge-page species, the first page's over and over,
-        each with an id and URL of its own; made once per root."""
-        with self.lock:
-            if own_root not in self.huge_pages:
-                species = json.loads(first_page)["results"]
-                results = []
-                for number in range(1, self.huge_page_species + 1):
-                    item = dict(species[(number - 1) % len(species)])
-                    item["url"] = f"{own_root}species/{number}/"
-                    results.append(item)
-                page = {"count": len(results), "next": None, "previous": None, "results": results}
-                self.huge_pages[own_root] = json.dumps(page, separators=(",", ":")).encode()
-            return self.huge_pages[own_root]
+        each with an id and URL of its own. It is made once, with a stand-in
+        for the root, and each root gets a copy with its own: one json.dumps
+        of the whole page would hold Python's interpreter lock for a second,
+        and no request could be accepted meanwhile."""
+        with self.build_lock:
+            if self.huge_page_template is None:
+                species = json.loads(first_page.replace(own_root.encode(), HUGE_PAGE_ROOT.encode()))["results"]
+                results = [json.dumps({**species[(number - 1) % len(species)], "url": f"{HUGE_PAGE_ROOT}species/{number}/"},
+                                      separators=(",", ":"))
+                           for number in range(1, self.huge_page_species + 1)]
+                self.huge_page_template = (f'{{"count":{len(results)},"next":null,"previous":null,"results":['
+                                           + ",".join(results) + "]}").encode()
+        return self.huge_page_template.replace(HUGE_PAGE_ROOT.encode(), own_root.encode())
 
 
 def main():
