@@ -251,7 +251,7 @@ enum EnvironmentVariables {
         ("TERM", "When dumb, no colour under --color auto, and no progress line."),
         ("COLUMNS", "The width of the table; else the terminal's, else no limit."),
         ("XDG_CACHE_HOME", "The cache is $XDG_CACHE_HOME/species/ (an absolute path), else ~/.cache/species/."),
-        ("CURL_CA_BUNDLE, SSL_CERT_FILE", "A file of CA certificates to trust instead of the system's, as curl and OpenSSL read them (CURL_CA_BUNDLE first)."),
-        ("SSL_CERT_DIR", "A folder of CA certificates to trust, as OpenSSL reads it."),
+        ("CURL_CA_BUNDLE, SSL_CERT_FILE", "A bundle of CA certificates to trust, read in place of the system's bundle, as curl and OpenSSL read it (CURL_CA_BUNDLE first); the system's folder is still read."),
+        ("SSL_CERT_DIR", "A folder of CA certificates to trust, as OpenSSL reads one, in place of the system's folder; the system's bundle is still read."),
     ]
 }

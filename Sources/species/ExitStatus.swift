@@ -18,11 +18,13 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         switch self {
         case .success: "Success, also when the cache or the built-in data answered for an API that could not."
         case .nothingMatched: "Nothing matched: no such name, id or page, a search with no results, or an ambiguous name."
-        case .usage: "Usage error: unknown command or option, missing or malformed argument, a URL that is not a species of the API."
+        case .usage:
+            "Usage error: unknown command or option, missing or malformed argument, a URL that is not a species of the API, "
+                + "a certificate variable that names neither a file nor a folder."
         case .badData:
             "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link or redirect off its origin, a loop, a size cap)."
         case .unavailable:
-            "No service could be reached, or each timed out or answered with an HTTP error (the last after retries), and nothing could stand in."
+            "No service could be reached, or each timed out, answered with an HTTP error (the last after retries) or was not SWAPI, and nothing could stand in."
         case .internalError: "A bug in species."
         case .ioError: "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."
         case .interrupted: "Interrupted (Ctrl-C)."
@@ -33,7 +35,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         switch error {
         case .noSuchName, .ambiguousName, .notFound, .notInBundledData, .noSuchPage, .noResults: .nothingMatched
         case .invalidResponse, .refused, .tooLarge, .redirected: .badData
-        case .unreachable, .notCached, .httpStatus, .rateLimited, .noServiceAnswered: .unavailable
+        case .unreachable, .notCached, .httpStatus, .notSWAPI, .rateLimited, .noServiceAnswered: .unavailable
         case .notASpeciesURL: .usage
         case .unanswered(let cause, _): of(cause)
         }
@@ -48,7 +50,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             case .timedOut: "(--timeout)"
             // OpenSSL's words for an issuer that no trusted CA vouches for.
             case .insecureConnection where failure.detail.contains("local issuer certificate"):
-                "(a CA of your own: SSL_CERT_FILE or SSL_CERT_DIR)"
+                "(a CA of your own: CURL_CA_BUNDLE or SSL_CERT_FILE, or SSL_CERT_DIR)"
             default: nil
             }
         case .tooLarge: "(--max-response-size)"

@@ -52,24 +52,14 @@ struct ListCommand: Sendable, Equatable {
     }
 
     /// Every page, or, with a limit and no order to sort by, the pages that
-    /// hold `limit` species. `--jsonl` in API order prints each page as it
-    /// arrives; the other formats, and any order, print once every page is
-    /// in, so a failure leaves stdout empty.
+    /// hold `limit` species; printed once the whole listing is in, from one
+    /// source, whatever the format (docs/cli.md, "One answer, one source"),
+    /// so a failure leaves stdout empty.
     private func everyPage(_ context: CommandContext) async throws {
-        let streams = format == .jsonl && !reorders
-        var species: [StarWarsSpecies] = []
-        var printed = 0
-        try await context.client.forEachPage(search: search, limit: reorders ? nil : limit) { page in
-            guard streams else { return species += page }
-            let wanted = page.prefix(max(0, (limit ?? .max) - printed))
-            context.diagnostics.progressEnded()
-            SpeciesJSON.writeLines(wanted, fields: jsonFields, colored: terminal.color, to: context.output.write)
-            context.output.flush()
-            printed += wanted.count
-        }
+        let species = try await context.client.allSpecies(search: search, limit: reorders ? nil : limit)
         context.diagnostics.progressEnded()
-        try checkFound(streams ? printed : species.count)
-        if !streams { write(species, to: context.output) }
+        try checkFound(species.count)
+        write(species, to: context.output)
     }
 
     private func checkFound(_ count: Int) throws {

@@ -11,8 +11,8 @@ struct ShowCommand: Sendable, Equatable {
 
     func run(_ context: CommandContext) async throws {
         context.diagnostics.progress("looking up \(Self.describe(query))…")
-        let species = try await context.client.species(query)
-        let resources = related ? try await context.client.related(of: species) : nil
+        let (species, resources) = related
+            ? try await context.client.speciesAndRelated(query) : (try await context.client.species(query), nil)
         context.diagnostics.progressEnded()
         if json {
             context.output.write(SpeciesJSON.object(species, related: resources, colored: color))

@@ -1,6 +1,5 @@
 import Foundation
 import SpeciesKit
-import URLSessionFixes
 
 @main
 enum SpeciesMain {
@@ -10,7 +9,6 @@ enum SpeciesMain {
         signal(SIGPIPE, SIG_DFL)
         FileDescriptor.occupyClosedStandardDescriptors()
         let environment = ProcessInfo.processInfo.environment
-        trustCertificates(environment: environment)
         // FoundationNetworking makes ~/.cache/org.swift.foundation.URLCache/
         // <tool>/ and ~/.local/share/<folder of the tool>/ as soon as a URLSession
         // is configured, for a URL cache and cookies that species never uses
@@ -28,14 +26,6 @@ enum SpeciesMain {
         // species needs those handlers.
         fflush(nil)
         _exit(status.rawValue)
-    }
-
-    /// The certificates OpenSSL's and curl's tools would trust: a bundle in
-    /// `CURL_CA_BUNDLE` or `SSL_CERT_FILE`, a folder in `SSL_CERT_DIR`;
-    /// else the system's bundle.
-    private static func trustCertificates(environment: [String: String]) {
-        func path(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        url_session_fixes_trust(path("CURL_CA_BUNDLE") ?? path("SSL_CERT_FILE"), path("SSL_CERT_DIR"))
     }
 
     /// Parses the line, runs the command, and returns the exit status. Every
@@ -70,22 +60,28 @@ enum SpeciesMain {
             return await ExitStatus.run({}, output: output, diagnostics: messages)
         case .list(var command, let settings):
             command.terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
-            return await run(command.run, settings, terminal: command.terminal, output: output)
+            return await run(command.run, settings, environment: environment, terminal: command.terminal, output: output)
         case .show(var command, let settings):
             let terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
             command.color = terminal.color
-            return await run(command.run, settings, terminal: terminal, output: output)
+            return await run(command.run, settings, environment: environment, terminal: terminal, output: output)
         case .completeNames(var settings):
             settings.client.cache.mode = .offline
             settings.quiet = true
-            return await run(NamesCommand().run, settings, terminal: Terminal(), output: output)
+            return await run(NamesCommand().run, settings, environment: environment, terminal: Terminal(), output: output)
         }
     }
 
+    /// Runs a command that may use the network, with the certificates to
+    /// trust; a certificate variable that cannot be used is a usage error.
     private static func run(
-        _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, terminal: Terminal,
-        output: any OutputSink
+        _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, environment: [String: String],
+        terminal: Terminal, output: any OutputSink
     ) async -> ExitStatus {
+        if settings.client.cache.mode != .offline, let refusal = CertificateTrust.apply(environment: environment) {
+            StandardError.write("error: \(TerminalText.line(refusal))\n")
+            return .usage
+        }
         let diagnostics = StandardErrorDiagnostics(quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress)
         let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
         let context = CommandContext(client: client, output: output, diagnostics: diagnostics)

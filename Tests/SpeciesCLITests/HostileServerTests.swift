@@ -178,7 +178,7 @@ struct HostileServerTests {
                 + "a page already read: a loop\n")
         let lines = try await species("loop", ["list", "--all-pages", "--jsonl"])
         #expect(lines.status == 65)
-        #expect(lines.stdout.split(separator: "\n").count == 30, "--jsonl streams the pages that came")
+        #expect(lines.stdout == "", "--jsonl prints a whole listing or nothing")
     }
 
     @Test(
@@ -239,7 +239,7 @@ struct HostileServerTests {
 
     // MARK: Whole results
 
-    @Test func aFailedPageLeavesJSONEmptyAndEndsJSONLinesWithTheError() async throws {
+    @Test func aFailedPageLeavesEveryFormatEmpty() async throws {
         let root = try await server.root(fault: "page3-500")
         let error = "error: \(root)species/?page=3 answered HTTP 500 Internal Server Error\n"
         for format in ["--json", "--jsonl", "--all-pages"] {
@@ -247,7 +247,7 @@ struct HostileServerTests {
             let result = try await species("page3-500", arguments)
             #expect(result.status == 69)
             #expect(result.stderr == error)
-            #expect(result.stdout.split(separator: "\n").count == (format == "--jsonl" ? 20 : 0))
+            #expect(result.stdout == "")
         }
     }
 

@@ -141,11 +141,23 @@ struct FallbackTests {
         #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (its answer is not SWAPI JSON)") == true)
     }
 
+    /// SWAPI's own 404, from a service whose species list answers.
     @Test func anAnswerIsNotAFailure() async throws {
-        let notFound = FunctionTransport { _ in HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8)) }
-        let error = await speciesError { _ = try await client(notFound, cache: cache()).species(.id(99)) }
+        let error = await speciesError { _ = try await client(try StubTransport.recordedSWAPI(), cache: cache()).species(.id(99)) }
         #expect(error == .notFound(what: "species 99", url: URL(string: "https://swapi.dev/api/species/99/")!))
         #expect(diagnostics.notes.isEmpty)
+    }
+
+    /// A service that answers 404 to everything has no species 99 either:
+    /// it is not SWAPI, and the built-in data answers.
+    @Test func a404FromAServiceWithoutASpeciesListIsNoAnswer() async throws {
+        let notFound = FunctionTransport { _ in HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8)) }
+        let error = await speciesError { _ = try await client(notFound, cache: cache()).species(.id(99)) }
+        #expect(error == .notInBundledData(what: "species 99"))
+        #expect(
+            diagnostics.notes == [
+                "swapi.dev did not answer (its species list answered HTTP 404 Not Found): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
+            ])
     }
 
     @Test func theCacheOfAnyAgeComesFirstForAnyHost() async throws {
@@ -175,16 +187,22 @@ struct FallbackTests {
         #expect(error?.description == "could not reach https://swapi.dev/api/species/: unknown host")
     }
 
-    @Test func whatAFailedAPIHandedOverIsNotHandedOverTwice() async throws {
+    /// The built-in data answers the whole listing, not the pages after
+    /// the API's last.
+    @Test func aListingTheAPIFailsPartWayIsTheBuiltInDatasWhole() async throws {
         let recorded = try StubTransport.recordedSWAPI()
         let failsAtPage3 = FunctionTransport { request in
             if request.url.query == "page=3" { return HTTPResponse(status: 503, body: Data()) }
             return try await recorded.send(request)
         }
-        var names: [String] = []
-        try await client(failsAtPage3, cache: cache()).forEachPage { names += $0.compactMap(\.name) }
+        let names = try await client(failsAtPage3, cache: cache()).allSpecies().compactMap(\.name)
         #expect(names.count == 37 && Set(names).count == 37)
         #expect(names.prefix(3) == ["Human", "Droid", "Wookie"])
+        #expect(
+            diagnostics.notes == [
+                "swapi.dev did not answer in full (HTTP 503 Service Unavailable, after 2 pages, which are dropped): "
+                    + "answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
+            ])
     }
 
     /// A portal that redirects swapi.dev elsewhere is no answer either.
@@ -211,7 +229,9 @@ struct FallbackTests {
             return HTTPResponse(status: 200, body: Data(tech.utf8))
         }
         #expect(try await client(changing, cache: cache()).allSpecies().count == 37)
-        #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (its answer is not SWAPI JSON): answering from the SWAPI data") == true)
+        #expect(
+            diagnostics.notes.first?.hasPrefix(
+                "swapi.dev did not answer in full (its answer is not SWAPI JSON, after 1 page, which is dropped): answering from the SWAPI data") == true)
         let strict = await speciesError { _ = try await client(changing, cache: cache(), fallback: false).allSpecies() }
         #expect(
             strict == .invalidResponse(

@@ -10,7 +10,7 @@ import TestSupport
 private final class Services: HTTPTransport {
     private let recorded: StubTransport
     private let failing: [String: StubTransport.Reply]
-    private let log = RecordedValues<(url: URL, firstByteTimeout: Double?)>()
+    private let log = RecordedValues<(url: URL, pace: MinimumPace?)>()
 
     init(failing: [String: StubTransport.Reply] = [:]) throws {
         recorded = try StubTransport.recordedSWAPI()
@@ -22,12 +22,12 @@ private final class Services: HTTPTransport {
         log.all.map(\.url).filter { $0.host == host }
     }
 
-    func firstByteTimeouts(of host: String) -> Set<Double?> {
-        Set(log.all.filter { $0.url.host == host }.map(\.firstByteTimeout))
+    func paces(of host: String) -> [MinimumPace?] {
+        log.all.filter { $0.url.host == host }.map(\.pace)
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        log.append((request.url, request.firstByteTimeout))
+        log.append((request.url, request.minimumPace))
         let host = request.url.host ?? ""
         switch failing[host] {
         case .failure(let kind)?:
@@ -118,14 +118,17 @@ struct ServiceListTests {
         #expect(diagnostics.notes.filter { $0.hasPrefix("retry ") }.count == 2, "\(diagnostics.notes)")
     }
 
-    @Test func onlyAServiceOthersFollowHasAFirstByteBound() async throws {
-        let services = try Services(failing: [Self.dev: .failure(.connectionRefused)])
-        _ = try await client(services).allSpecies()
-        #expect(services.firstByteTimeouts(of: Self.dev) == [ServiceTurn.firstByteTimeout])
-        #expect(services.firstByteTimeouts(of: Self.py4e) == [nil])
+    /// Every request of a service others follow, the first and the last.
+    @Test func onlyAServiceOthersFollowHasAMinimumPace() async throws {
+        let services = try Services(failing: [Self.py4e: .failure(.connectionRefused)])
+        _ = try await client(services, roots: [Self.dev, Self.py4e], cached: false).allSpecies()
+        #expect(services.paces(of: Self.dev) == [MinimumPace?](repeating: .followed, count: 4))
+        let last = try Services(failing: [Self.dev: .failure(.connectionRefused)])
+        _ = try await client(last, cached: false).allSpecies()
+        #expect(last.paces(of: Self.py4e) == [MinimumPace?](repeating: nil, count: 4))
         let alone = try Services()
         _ = try await client(alone, roots: [Self.dev]).page()
-        #expect(alone.firstByteTimeouts(of: Self.dev) == [nil])
+        #expect(alone.paces(of: Self.dev) == [nil])
     }
 
     @Test func a404IsAnAnswer() async throws {
@@ -235,15 +238,13 @@ struct ServiceListTests {
     }
 
     /// A walk down the list takes at most the timeout: a service that
-    /// never answers takes it all, and the next gets none.
+    /// never answers takes it all, and the next is not asked.
     @Test func theWalkEndsWithinTheTimeout() async throws {
         let deaf = FunctionTransport { request in
             try await Pause.seconds(60)
             throw TransportError(.other, url: request.url, detail: "unreachable")
         }
         let error = await speciesError { _ = try await client(deaf, fallback: false, cached: false, timeout: 0.2).page() }
-        #expect(
-            error?.description
-                == "swapi.dev and swapi.py4e.com did not answer (no complete answer before the 0.2 s for the list of services ran out)")
+        #expect(error?.description == "https://swapi.dev/api/species/ timed out: no complete answer before the 0.2 s for the list of services ran out")
     }
 }

@@ -2,13 +2,17 @@
 """Runs species against SWAPI's public host names, served on this machine.
 
 Run as root in namespaces of its own (`unshare -n -m python3 public_hosts.py
-SPECIES CACHE RUNS`): it brings up the loopback interface, mounts a private
+SPECIES CACHE RUNS [HOSTS]`): it brings up the loopback interface, mounts a private
 /etc/hosts that points swapi.dev, swapi.py4e.com, www.swapi.tech and
 swapi.info at 127.0.0.2 to 127.0.0.5, and mounts over /etc/ssl/certs a folder
 whose bundle holds only the test CA (Tests/TLS/ca.pem), so that species
 trusts it as it trusts the system's. On each address swapi_server.py serves
 its host over HTTPS on port 443, in the host's dialect; swapi.dev's
-certificate has expired, as the real one has since 2025-04-14.
+certificate has expired, as the real one has since 2025-04-14. HOSTS, a JSON
+object, changes that for some hosts: {"swapi.dev": {"certificate":
+"server.pem", "fault": "later-500"}} gives one a certificate or a fault of
+swapi_server.py's, and {"swapi.info": {"down": true}} serves nothing there
+(a refused connection).
 
 RUNS is a JSON list of argument lists. Each runs the executable SPECIES
 with a clean environment and the cache folder CACHE. The tool prints one
@@ -40,6 +44,7 @@ def run(*command):
 
 def main():
     species, cache, runs = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    changes = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
     work = tempfile.mkdtemp(prefix="species-public-hosts-")
     run("ip", "link", "set", "lo", "up")
 
@@ -58,9 +63,14 @@ def main():
     for host, address, dialect, certificate in HOSTS:
         log = os.path.join(work, f"{host}.connections")
         open(log, "w").close()
+        change = changes.get(host, {})
+        if change.get("down"):
+            servers.append((host, log, None))
+            continue
+        fault = ["--fault", change["fault"]] if "fault" in change else []
         server = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "swapi_server.py"), "--host", address, "--port", "443", "--exit-with-stdin",
-             "--dialect", dialect, "--tls", os.path.join(TLS, certificate), "--connection-log", log],
+             "--dialect", dialect, "--tls", os.path.join(TLS, change.get("certificate", certificate)), "--connection-log", log] + fault,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         ready = server.stdout.readline()
         if not ready.startswith("listening on "):
@@ -79,7 +89,8 @@ def main():
         results.append({"arguments": arguments, "status": finished.returncode, "stdout": finished.stdout,
                         "stderr": finished.stderr, "connections": connections})
     for _, _, server in servers:
-        server.kill()
+        if server:
+            server.kill()
     print(json.dumps({"runs": results}))
 
 

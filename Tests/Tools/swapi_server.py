@@ -26,7 +26,7 @@ pages in one round trip passes, and one that waits for an answer first gets
 504 after 10 s), and `fault=NAME` (hostile in one way, see FAULTS).
 
 drf answers carry an ETag, and a matching If-None-Match gets 304. With
---host and --dialect it stands in for a public host (Tests/Tools/public_hosts.py),
+--host, --dialect and --fault it stands in for a public host (Tests/Tools/public_hosts.py),
 and --connection-log counts the connections it accepts. The server prints
 `listening on http(s)://HOST:PORT/` once it accepts connections;
 with --exit-with-stdin it exits when its standard input closes, so that it
@@ -53,6 +53,7 @@ from swapi_data import DataSet
 
 PAGE_SIZE = 10
 NOT_FOUND = b'{"detail":"Not found"}'
+HTML_NOT_FOUND = b"<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body>Nothing here.</body></html>\n"
 HTML_ERROR = b"<!DOCTYPE html>\n<html><head><title>503 Service Unavailable</title></head><body>Try later.</body></html>\n"
 TECH_STORED_ROOT = "https://www.swapi.tech/api/"
 INFO_STORED_ROOT = "https://swapi.info/api/"
@@ -106,7 +107,25 @@ FAULTS = {
     "off-host-homeworld": "species 3's homeworld is on another host",
     "person-500": "person 13 (a Wookie) answers 500",
     "person-html": "person 13 (a Wookie) answers an HTML page under status 200",
+    "later-500": "species pages after the first answer 500",
+    "later-drop": "species pages after the first are closed without an answer",
+    "later-hang": "species pages after the first are accepted and never answered",
+    "later-html": "species pages after the first are an HTML page under status 200",
+    "404-json": "every request answers 404 with swapi.dev's JSON, as an API that is not there",
+    "404-html": "every request answers 404 with an HTML page",
+    "401": "every request answers 401 Unauthorized",
+    "403": "every request answers 403 Forbidden",
+    "empty-list": "the species list, unsearched, is empty: count 0, no results",
 }
+
+# What later-KIND faults do to the species pages after the first.
+LATER = {"later-500", "later-drop", "later-hang", "later-html"}
+
+
+def later_page(rest, query):
+    """Whether a request is for a page of the species list after the first."""
+    page = dict(urllib.parse.parse_qsl(query)).get("page", "1")
+    return rest.rstrip("/") == "species" and page.isdigit() and int(page) >= 2
 
 
 def drf_query_key(query):
@@ -287,7 +306,7 @@ class Handler(BaseHTTPRequestHandler):
         delay = float(settings.get("delay", 0)) / 1000 or server.latency
         if delay:
             time.sleep(delay)
-        fault = settings.get("fault")
+        fault = settings.get("fault", server.fault)
         dialect = settings.get("dialect", server.dialect)
         if fault and fault not in FAULTS or dialect not in ("drf", "tech", "info"):
             return self.send(400, f"unknown fault or dialect in {session}".encode())
@@ -363,6 +382,20 @@ class Handler(BaseHTTPRequestHandler):
             self.send(500, HTML_ERROR, content_type="text/html")
         elif fault == "person-html" and rest.startswith("people/13"):
             self.send(200, HTML_ERROR, content_type="text/html")
+        elif fault == "404-json":
+            self.send(404, NOT_FOUND)
+        elif fault == "404-html":
+            self.send(404, HTML_NOT_FOUND, content_type="text/html")
+        elif fault in ("401", "403"):
+            self.send(int(fault), b'{"detail":"Authentication credentials were not provided."}')
+        elif fault in LATER and later_page(rest, urllib.parse.urlsplit(self.path).query):
+            if fault == "later-500":
+                self.send(500, HTML_ERROR, content_type="text/html")
+            elif fault == "later-html":
+                self.send(200, HTML_ERROR, content_type="text/html")
+            elif fault == "later-hang":
+                self.wait_for_client_to_leave(300)
+            self.close_connection = fault in ("later-drop", "later-hang")
         elif fault == "drop-always" or (fault == "drop-once" and count == 1):
             self.close_connection = True
         elif fault == "half-headers":
@@ -425,6 +458,8 @@ class Handler(BaseHTTPRequestHandler):
             return status, self.edit(body, homeworld="http://evil.example/api/planets/14/")
         if fault in ("oversized", "oversized-declared") and first_page:
             return status, body[:-1] + b" " * (2 * 1024 * 1024) + b"}"
+        if fault == "empty-list" and first_page:
+            return status, b'{"count":0,"next":null,"previous":null,"results":[]}'
         if fault == "huge-page" and first_page:
             return status, self.server.huge_page(body, own_root)
         if fault == "empty-objects" and first_page:
@@ -445,9 +480,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def wait_for_client_to_leave(self, seconds):
         deadline = time.time() + seconds
+        # poll, not select: select refuses descriptors past 1023.
+        poller = select.poll()
+        poller.register(self.connection, select.POLLIN)
         while time.time() < deadline:
-            readable, _, _ = select.select([self.connection], [], [], 1)
-            if readable and not self.connection.recv(1024):
+            if poller.poll(1000) and not self.connection.recv(1024):
                 return
 
     def drip(self, status, body):
@@ -582,11 +619,13 @@ def main():
     parser.add_argument("--tls", metavar="PEM", help="serve https with this certificate and key")
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     parser.add_argument("--dialect", default="drf", choices=("drf", "tech", "info"), help="of sessions that name none")
+    parser.add_argument("--fault", choices=sorted(FAULTS), help="of sessions that name none")
     parser.add_argument("--connection-log", metavar="FILE", help="append a line to FILE for each connection accepted")
     options = parser.parse_args()
 
     server = Server((options.host, options.port), Handler)
     server.dialect = options.dialect
+    server.fault = options.fault
     server.connection_log = options.connection_log
     server.dialects = Dialects(DataSet(os.path.join(options.fixtures, "swapi-data")))
     server.fixtures = options.fixtures
@@ -603,7 +642,7 @@ def main():
         server.tls_context = context
     # A second listener, for the redirect to another port.
     other = Server(("127.0.0.1", 0), Handler)
-    for name in ("dialects", "fixtures", "huge_page_species", "latency", "verbose", "lock", "gate", "log", "tls", "dialect"):
+    for name in ("dialects", "fixtures", "huge_page_species", "latency", "verbose", "lock", "gate", "log", "tls", "dialect", "fault"):
         setattr(other, name, getattr(server, name))
     server.other_port = other.other_port = other.server_address[1]
     threading.Thread(target=other.serve_forever, daemon=True).start()

@@ -23,6 +23,9 @@ final class CacheAge: Sendable {
 /// - A stale one is revalidated with `If-None-Match` / `If-Modified-Since`;
 ///   a 304 refreshes it.
 /// - `cacheOnly` answers from an entry of any age, or not at all.
+///
+/// With a `draft`, what is to be written waits there until the answer it
+/// is part of is whole (`AnswerDraft`).
 struct Fetcher: Sendable {
     let network: any HTTPTransport
     let cache: ResponseCache?
@@ -34,6 +37,8 @@ struct Fetcher: Sendable {
     var now: @Sendable () -> Date = Date.init
     /// Told when each answer from the cache was fetched.
     var cacheAge: CacheAge?
+    /// Holds the writes until the answer is whole.
+    var draft: AnswerDraft?
 
     /// The same, answering from the cache alone, whatever its age, and
     /// telling `age` how old each answer is.
@@ -47,7 +52,7 @@ struct Fetcher: Sendable {
     /// The value `read` makes of the body of GET `url`. `read` throws
     /// `SpeciesError.invalidResponse` for a body that is not what it expects.
     func get<Value: Sendable>(_ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value) async throws -> Value {
-        var entry = cache?.read(url)
+        var entry = draft?.held(url) ?? cache?.read(url)
         var cached: Value?
         if let body = entry?.body {
             cached = try? decode(body, url, read)
@@ -84,6 +89,9 @@ struct Fetcher: Sendable {
                 url: ResponseCache.key(url), fetched: now(), etag: response.header("ETag"),
                 lastModified: response.header("Last-Modified"), body: response.body))
             return value
+        case 401, 403:
+            // SWAPI asks no one for credentials.
+            throw SpeciesError.notSWAPI(url: url, problem: "it answered HTTP \(response.status) \(HTTPStatusText.reason(response.status))")
         default:
             break
         }
@@ -108,6 +116,7 @@ struct Fetcher: Sendable {
 
     private func store(_ entry: ResponseCache.Entry) {
         guard let cache else { return }
+        if let draft { return draft.hold(entry) }
         do {
             try cache.write(entry)
         } catch {

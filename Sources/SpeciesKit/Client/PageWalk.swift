@@ -33,6 +33,11 @@ struct PageWalk {
         var received = 0
         var counted: Int?
         var repeated = 0
+
+        /// Species counted that never came.
+        var missing: Int {
+            max(0, (counted ?? received) - received)
+        }
         /// Each species handed over: its URL, else its name.
         private var seen: Set<String> = []
 
@@ -50,7 +55,8 @@ struct PageWalk {
         }
     }
 
-    func run(_ deliver: ([StarWarsSpecies]) async throws -> Void) async throws -> Summary {
+    /// Hands over each page, with its URL, in API order.
+    func run(_ deliver: (URL, [StarWarsSpecies]) async throws -> Void) async throws -> Summary {
         var summary = Summary()
         var requests = PageRequests(walk: self, wanted: expectedPages)
         if expectedPages <= 1 {
@@ -61,7 +67,7 @@ struct PageWalk {
             let first = try await listing(pageURL(1))
             guard first.next != nil else {
                 summary.counted = first.count
-                try await deliver(summary.fresh(first.species))
+                try await deliver(pageURL(1), summary.fresh(first.species))
                 return summary
             }
             requests.hold(first, as: 1)
@@ -82,7 +88,7 @@ struct PageWalk {
                     summary.counted = page.count
                     requests.want(pagesWanted(after: page))
                 }
-                try await deliver(summary.fresh(page.species))
+                try await deliver(url, summary.fresh(page.species))
                 visited.insert(url.absoluteString)
                 guard let next = page.next, !summary.reached(limit) else { return summary }
                 guard links(next, from: url, to: number + 1) else {
@@ -102,7 +108,7 @@ struct PageWalk {
     /// a link to a page `visited` already is a loop.
     private func followLinks(
         after start: (url: URL, page: ListingBody), visited: Set<String>, _ summary: Summary,
-        _ deliver: ([StarWarsSpecies]) async throws -> Void
+        _ deliver: (URL, [StarWarsSpecies]) async throws -> Void
     ) async throws -> Summary {
         var summary = summary
         var current = start
@@ -123,7 +129,7 @@ struct PageWalk {
             } catch {
                 throw Self.blame(error, on: current.url)
             }
-            try await deliver(summary.fresh(page.species))
+            try await deliver(url, summary.fresh(page.species))
             current = (url, page)
             if summary.reached(limit) { break }
         }

@@ -70,11 +70,13 @@ struct RelatedResource: Decodable, Sendable, Equatable {
 }
 
 extension SpeciesClient {
-    /// Fetches what `species` links to, `RemoteCatalog.concurrency` at once,
-    /// through the same cache as the rest. A link that cannot be followed or
-    /// answered (a server error, a body that is not SWAPI JSON) does not
-    /// sink the others: it is named `unknown (why)`, with a warning.
-    public func related(of species: StarWarsSpecies) async throws -> RelatedResources {
+    /// Fetches what `species` links to from `source`,
+    /// `RemoteCatalog.concurrency` at once. A link that cannot be followed
+    /// or answered (a server error, a body that is not SWAPI JSON) makes the
+    /// whole answer give way when another service would answer in this
+    /// one's place; else it does not sink the others: it is named
+    /// `unknown (why)`, with a warning.
+    func related(of species: StarWarsSpecies, in source: any SpeciesSource) async throws -> RelatedResources {
         let links = [species.homeworld].compactMap { $0 } + species.people + species.films
         var found = [RelatedResource?](repeating: nil, count: links.count)
         var names = [RelatedResources.Name](repeating: .unnamed, count: links.count)
@@ -84,7 +86,7 @@ extension SpeciesClient {
             while done < links.count {
                 while next < links.count, next - done < RemoteCatalog.concurrency {
                     let index = next
-                    group.addTask { RelatedFetch(index: index, outcome: await resource(links[index])) }
+                    group.addTask { RelatedFetch(index: index, outcome: try await resource(links[index], in: source)) }
                     next += 1
                 }
                 guard let fetched = try await group.next() else { break }
@@ -115,29 +117,24 @@ extension SpeciesClient {
     }
 
     /// A planet, person or film, read from its link's kind and id and
-    /// asked of the services in turn, whatever host the link names
-    /// (swapi.tech writes its own); what keeps it from being named is an
-    /// answer too. Offline, what neither the cache nor the built-in data
-    /// holds is not available.
-    private func resource(_ link: String) async -> RelatedFetch.Outcome {
+    /// asked of `source`, whatever host the link names (swapi.tech writes
+    /// its own). What keeps it from being named is an answer too, unless
+    /// another service would answer in this one's place. Offline, what
+    /// neither the cache nor the built-in data holds is not available.
+    private func resource(_ link: String, in source: any SpeciesSource) async throws -> RelatedFetch.Outcome {
         guard let reference = ResourceReference(link) else {
             diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI planet, person or film")
             return .missing(.failed(reason: "not a SWAPI link"))
         }
         do {
-            let resource = try await services.answer { catalog -> RelatedResource? in
-                try await catalog.resource(reference)
-            } bundled: { bundled in
-                bundled.resource(reference)
-            }
-            return resource.map(RelatedFetch.Outcome.found) ?? .missing(.unavailableOffline)
-        } catch SpeciesError.httpStatus(404, _) {
+            return try await source.resource(reference).map(RelatedFetch.Outcome.found) ?? .missing(.unavailableOffline)
+        } catch SpeciesError.notFound {
             return .missing(.notFound)
-        } catch let error as SpeciesError {
+        } catch SpeciesError.notCached {
+            return .missing(.unavailableOffline)
+        } catch let error as SpeciesError where !(error.meansUnanswered && source.givesWay) {
             diagnostics.warning("cannot name \(reference): \(error)")
             return .missing(.failed(reason: error.briefly))
-        } catch {
-            return .missing(.failed(reason: "\(error)"))
         }
     }
 }

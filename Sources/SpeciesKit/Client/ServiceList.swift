@@ -3,26 +3,31 @@ import Synchronization
 
 /// Which SWAPI service answers, and what stands in when none can
 /// (docs/swapi-dialects.md, "Which service answers"; docs/cli.md, "When
-/// the API cannot answer").
+/// the API cannot answer" and "One answer, one source").
 ///
-/// The services are asked in turn: first the one that answered in this
-/// process, else the one remembered while its record is fresh
+/// An answer is asked of one source at a time, whole: a service (through
+/// its cache), the cache of a service alone, or the data built into
+/// species. The services are asked in turn: first the one that answered in
+/// this process, else the one remembered while its record is fresh
 /// (`ServiceMemory`), then the rest in the list's order. One that gives no
-/// answer (`SpeciesError.meansUnanswered`) gives way to the next at once;
-/// only the last of the list retries, and the whole walk ends within the
-/// timeout (`ServiceTurn`). A 404 is an answer. When none answers: the
-/// cache, whatever its age, of each in turn; then, when one of them is
-/// SWAPI's own, the data built into species. Offline: the cache of each,
-/// then the built-in data, for any host. What stood in, or which service
-/// took over, is said once on stderr.
+/// answer (`SpeciesError.meansUnanswered`), at its first request or part
+/// way, gives way to the next at once, and what it sent is dropped
+/// (`AnswerDraft`); only the last of the list retries, and the services
+/// share one budget, the timeout (`ServiceTurn`): those it leaves no time
+/// for are not asked. When none answers: the cache, whatever its age, of
+/// each in turn; then, when one of them is SWAPI's own, the data built
+/// into species. Offline: the cache of each, then the built-in data, for
+/// any host. What stood in, or which service took over, is said once on
+/// stderr.
 final class ServiceList: Sendable {
-    /// The catalog of a service, for a turn in a walk (nil: no walk, as
-    /// for a list of one, or the cache alone).
-    typealias CatalogMaker = @Sendable (APIRoot, ServiceTurn?) -> RemoteCatalog
+    /// The catalog of a service, for a turn in a walk (nil for the cache
+    /// alone), whose answer goes to a draft.
+    typealias CatalogMaker = @Sendable (APIRoot, ServiceTurn?, AnswerDraft) -> RemoteCatalog
 
     let roots: [APIRoot]
     private let catalog: CatalogMaker
     private let memory: ServiceMemory
+    private let cache: ResponseCache?
     private let mode: CachePolicy.Mode
     /// False: when no service answers, that is the answer (`--no-fallback`).
     private let fallback: Bool
@@ -33,11 +38,12 @@ final class ServiceList: Sendable {
     private let said = Mutex(false)
 
     init(
-        roots: [APIRoot], memory: ServiceMemory, mode: CachePolicy.Mode, fallback: Bool, timeout: Double, diagnostics: any Diagnostics,
-        catalog: @escaping CatalogMaker
+        roots: [APIRoot], memory: ServiceMemory, cache: ResponseCache?, mode: CachePolicy.Mode, fallback: Bool, timeout: Double,
+        diagnostics: any Diagnostics, catalog: @escaping CatalogMaker
     ) {
         self.roots = roots
         self.memory = memory
+        self.cache = cache
         self.mode = mode
         self.fallback = fallback
         self.timeout = timeout
@@ -45,68 +51,74 @@ final class ServiceList: Sendable {
         self.catalog = catalog
     }
 
-    func answer<Value>(_ remote: (RemoteCatalog) async throws -> Value, bundled: (BundledCatalog) throws -> Value) async throws -> Value {
-        try await answer(remote, bundled: bundled, then: { $0 })
-    }
-
-    /// The answer of `remote` from the first service that gives one; else,
-    /// as above, the cache's, or the built-in data's handed to `finish`.
-    func answer<Value, Partial>(
-        _ remote: (RemoteCatalog) async throws -> Value, bundled: (BundledCatalog) throws -> Partial,
-        then finish: (Partial) async throws -> Value
-    ) async throws -> Value {
+    /// What `body` makes of the first source that answers it whole.
+    func answer<Value>(_ body: (any SpeciesSource) async throws -> Value) async throws -> Value {
         let order = self.order
         if mode == .offline {
-            for root in order {
-                do {
-                    return try await remote(catalog(root, nil))
-                } catch SpeciesError.notCached {}
-            }
+            if let (answer, _) = await fromCache(order, body) { return try answer.get() }
             note("offline: answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))")
-            return try await finish(try bundled(builtIn(at: order[0])))
+            return try await body(builtIn(at: order[0]))
         }
         let end = ContinuousClock.now + .seconds(timeout)
         var failures: [ServiceFailure] = []
         for (index, root) in order.enumerated() {
-            let followed = index < order.count - 1
-            let turn = order.count > 1 ? ServiceTurn(walkSeconds: timeout, end: end, followed: followed) : nil
+            // The services the budget leaves no time for are not asked.
+            guard index == 0 || end > .now else { break }
+            let turn = order.count > 1 ? ServiceTurn(budgetSeconds: timeout, end: end, followed: index < order.count - 1) : nil
+            let draft = AnswerDraft(diagnostics, cache: cache)
             do {
-                let value = try await remote(catalog(root, turn))
+                let value = try await body(catalog(root, turn, draft))
+                draft.keep()
                 settle(on: root, after: failures)
                 return value
             } catch let error as SpeciesError where error.meansUnanswered {
-                failures.append(ServiceFailure(service: name(of: root), error: error))
+                let dropped = draft.drop(from: name(of: root))
+                failures.append(ServiceFailure(service: name(of: root), error: error, dropped: dropped))
                 answering.withLock { if $0 == root { $0 = nil } }
-                if followed {
-                    diagnostics.trace("giving up on \(name(of: root)): \(error.cause)")
-                } else if !fallback {
-                    throw failures.count == 1 ? error : SpeciesError.noServiceAnswered(failures)
-                }
+                diagnostics.trace("giving up on \(name(of: root)): \(error.cause)")
+            } catch let error as SpeciesError {
+                // An answer all the same, such as a 404 or a name that matches nothing.
+                draft.keep()
+                settle(on: root, after: failures)
+                throw error
             }
         }
-        return try await standIn(for: failures, order: order, remote, bundled: bundled, then: finish)
-    }
-
-    /// No service answered: the cache of each, then the built-in data.
-    private func standIn<Value, Partial>(
-        for failures: [ServiceFailure], order: [APIRoot], _ remote: (RemoteCatalog) async throws -> Value,
-        bundled: (BundledCatalog) throws -> Partial, then finish: (Partial) async throws -> Value
-    ) async throws -> Value {
+        guard fallback else {
+            throw failures.count == 1 ? failures[0].error : SpeciesError.noServiceAnswered(failures)
+        }
         let why = SpeciesError.describe(failures)
-        let age = CacheAge()
-        for root in order {
-            if let value = try? await remote(catalog(root, nil).cacheOnly(telling: age)), let fetched = age.oldest {
-                let cache = roots.count == 1 ? "the cache" : "the cache of \(name(of: root))"
-                note("\(why): answering from \(cache), as fetched \(TimeSpan.describe(Date().timeIntervalSince(fetched))) ago")
-                return value
-            }
+        if let (answer, cached) = await fromCache(order, body) {
+            let age = TimeSpan.describe(Date().timeIntervalSince(cached.fetched))
+            note("\(why): answering from \(roots.count == 1 ? "the cache" : "the cache of \(name(of: cached.root))"), as fetched \(age) ago")
+            return try answer.get()
         }
         guard let swapi = order.first(where: { Dialect.ofPublicHost($0) != nil }) else {
             let cause = failures.count == 1 ? failures[0].error : SpeciesError.noServiceAnswered(failures)
             throw SpeciesError.unanswered(cause, host: failures.count == 1 ? failures[0].service : "any of them")
         }
         note("\(why): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))")
-        return try await finish(try bundled(builtIn(at: swapi)))
+        return try await body(builtIn(at: swapi))
+    }
+
+    /// The answer of the first service's cache, whatever its age, that holds
+    /// all of it (a value, or an error that answers, such as a name that
+    /// matches nothing); with that service, and when the oldest of it was
+    /// fetched.
+    private func fromCache<Value>(
+        _ order: [APIRoot], _ body: (any SpeciesSource) async throws -> Value
+    ) async -> (Result<Value, any Error>, (root: APIRoot, fetched: Date))? {
+        for root in order {
+            let age = CacheAge()
+            let draft = AnswerDraft(diagnostics, cache: nil)
+            let answer = await Result.capturing { try await body(catalog(root, nil, draft).cacheOnly(telling: age)) }
+            if case .failure(let error as SpeciesError) = answer, error.meansUnanswered || error.isNotCached {
+                _ = draft.drop(from: "the cache of \(name(of: root))")
+                continue
+            }
+            draft.keep()
+            return (answer, (root, age.oldest ?? Date()))
+        }
+        return nil
     }
 
     /// The services in the order they are asked.
@@ -132,7 +144,7 @@ final class ServiceList: Sendable {
     }
 
     private func builtIn(at root: APIRoot) -> BundledCatalog {
-        BundledCatalog(root: root, dialect: catalog(root, nil).dialect)
+        BundledCatalog(root: root, dialect: catalog(root, nil, AnswerDraft(diagnostics, cache: nil)).dialect)
     }
 
     /// `swapi.dev`: the host (and port) of the service, or, when another

@@ -71,18 +71,20 @@ public struct SpeciesClient: Sendable {
         self.configuration = configuration
         self.diagnostics = diagnostics
         services = ServiceList(
-            roots: roots, memory: ServiceMemory(roots: roots, cache: cache, maxAge: configuration.cache.maxAge),
+            roots: roots, memory: ServiceMemory(roots: roots, cache: cache, maxAge: configuration.cache.maxAge), cache: cache,
             mode: configuration.cache.mode, fallback: configuration.fallback, timeout: configuration.timeout, diagnostics: diagnostics
-        ) { root, turn in
+        ) { root, turn, draft in
             // Only the last service of a walk retries: the others give way.
             let retries = turn?.followed == true ? 0 : configuration.retries
             let network = RetryingTransport(
-                TracingTransport(DeadlineTransport(base, seconds: configuration.timeout, turn: turn), diagnostics: diagnostics),
-                policy: .init(retries: retries), diagnostics: diagnostics)
-            let fetcher = Fetcher(
+                TracingTransport(DeadlineTransport(base, seconds: configuration.timeout, turn: turn), diagnostics: draft),
+                policy: .init(retries: retries), diagnostics: draft)
+            var fetcher = Fetcher(
                 network: network, cache: cache, maxAge: configuration.cache.maxAge, mode: configuration.cache.mode,
-                diagnostics: diagnostics, valueLimits: JSONValueCount(maxSize: configuration.maxResponseSize))
-            return RemoteCatalog(root: root, fetcher: fetcher, diagnostics: diagnostics, serial: configuration.serial, dialects: dialects)
+                diagnostics: draft, valueLimits: JSONValueCount(maxSize: configuration.maxResponseSize))
+            fetcher.draft = draft
+            return RemoteCatalog(
+                root: root, fetcher: fetcher, draft: draft, serial: configuration.serial, dialects: dialects, givesWay: turn?.followed == true)
         }
     }
 
@@ -91,79 +93,49 @@ public struct SpeciesClient: Sendable {
 
     /// Page `number` of the species, or of those whose name matches `search`.
     public func page(_ number: Int = 1, search: String? = nil) async throws -> SpeciesPage {
-        try await services.answer { try await $0.page(number, search: search) } bundled: { try $0.page(number, search: search) }
+        try await services.answer { try await $0.page(number, search: search) }
     }
 
-    /// Every page from the first, each handed to `body` as it comes, in API
-    /// order. When the cache or the built-in data takes over from an API
-    /// that failed after some pages, `body` gets only what follows them.
-    /// With a `limit`, only as many pages are fetched as hold that many
-    /// species (the last may hold more).
-    public func forEachPage(search: String? = nil, limit: Int? = nil, _ body: ([StarWarsSpecies]) async throws -> Void) async throws {
-        var handedOver = 0
-        try await services.answer { remote in
-            var seen = 0
-            try await remote.forEachPage(search: search, limit: limit) { species in
-                let fresh = species.dropFirst(max(0, handedOver - seen))
-                seen += species.count
-                guard !fresh.isEmpty else { return }
-                try await body(Array(fresh))
-                handedOver += fresh.count
-            }
-        } bundled: { bundled in
-            Array(bundled.species(matching: search).dropFirst(handedOver))
-        } then: { rest in
-            if !rest.isEmpty { try await body(rest) }
-        }
-    }
-
-    /// Every species, or every one whose name matches `search`, in API order.
-    public func allSpecies(search: String? = nil) async throws -> [StarWarsSpecies] {
-        var species: [StarWarsSpecies] = []
-        try await forEachPage(search: search) { species += $0 }
-        return species
+    /// Every species, or every one whose name matches `search`, in API
+    /// order, all from one source. With a `limit`, the first `limit` of
+    /// them, and only as many pages are fetched as hold them.
+    public func allSpecies(search: String? = nil, limit: Int? = nil) async throws -> [StarWarsSpecies] {
+        let species = try await services.answer { try await $0.species(matching: search, limit: limit) }
+        return limit.map { Array(species.prefix($0)) } ?? species
     }
 
     /// The species `query` designates.
     public func species(_ query: SpeciesQuery) async throws -> StarWarsSpecies {
+        try await services.answer { try await Self.species(query, in: $0) }
+    }
+
+    /// The species `query` designates, and the names behind its links, all
+    /// from one source.
+    public func speciesAndRelated(_ query: SpeciesQuery) async throws -> (species: StarWarsSpecies, related: RelatedResources) {
+        try await services.answer { source in
+            let species = try await Self.species(query, in: source)
+            return (species, try await related(of: species, in: source))
+        }
+    }
+
+    /// An id or a URL is asked for; a name is matched: an exact name
+    /// (ignoring case) wins; else the single species whose name matches
+    /// every word of `name` (as `--search` does); else
+    /// `SpeciesError.ambiguousName` or `.noSuchName` with the closest
+    /// names. The API's search comes first, usually one request; only when
+    /// it finds nothing is every species read, for the suggestions.
+    private static func species(_ query: SpeciesQuery, in source: any SpeciesSource) async throws -> StarWarsSpecies {
         switch query {
         case .id(let id):
-            return try await species(query) { try await $0.species(id: id) } bundled: { try $0.species(id: id) }
+            return try await source.species(id: id)
         case .url(let url):
-            // Its own service is asked for the URL; another, for the same id.
-            let id = ResourceReference(url.absoluteString).flatMap { $0.kind == .species ? $0.id : nil }
-            return try await species(query) { catalog in
-                if let id, !catalog.root.contains(url) { try await catalog.species(id: id) } else { try await catalog.species(at: url) }
-            } bundled: { bundled in
-                guard let id else { throw SpeciesError.notInBundledData(what: query.description) }
-                return try bundled.species(id: id)
-            }
+            return try await source.species(at: url)
         case .name(let name):
-            return try await species(named: name)
-        }
-    }
-
-    /// An exact name (ignoring case) wins; else the single species whose
-    /// name matches every word of `name` (as `--search` does); else
-    /// `SpeciesError.ambiguousName` or `.noSuchName` with the closest names.
-    /// The API's search comes first, usually one request; only when it finds
-    /// nothing is every species read, for the suggestions.
-    private func species(named name: String) async throws -> StarWarsSpecies {
-        if let match = try NameMatcher.match(name, in: try await allSpecies(search: name)) {
-            return match
-        }
-        let everyone = try await allSpecies()
-        throw SpeciesError.noSuchName(name, suggestions: EditDistance.closest(to: name, among: everyone.compactMap(\.name)))
-    }
-
-    private func species(
-        _ query: SpeciesQuery, _ remote: (RemoteCatalog) async throws -> StarWarsSpecies,
-        bundled: (BundledCatalog) throws -> StarWarsSpecies
-    ) async throws -> StarWarsSpecies {
-        do {
-            return try await services.answer(remote, bundled: bundled)
-        } catch SpeciesError.httpStatus(404, let url) {
-            throw SpeciesError.notFound(what: query.description, url: url)
+            if let match = try NameMatcher.match(name, in: try await source.species(matching: name, limit: nil)) {
+                return match
+            }
+            let everyone = try await source.species(matching: nil, limit: nil)
+            throw SpeciesError.noSuchName(name, suggestions: EditDistance.closest(to: name, among: everyone.compactMap(\.name)))
         }
     }
 }

@@ -21,8 +21,13 @@ public enum SpeciesError: Error, Sendable, Equatable {
     case unreachable(TransportError)
     /// Offline, and the cache holds no answer.
     case notCached(url: URL)
-    /// An HTTP error status.
+    /// An HTTP error status that is not an answer: an error of the
+    /// service, or a 404 that is not SWAPI's own (docs/cli.md, "One
+    /// answer, one source").
     case httpStatus(Int, url: URL)
+    /// The service answers, but not as SWAPI does: its species list is
+    /// missing (404) or empty, or it asks for credentials (401, 403).
+    case notSWAPI(url: URL, problem: String)
     /// The server asks to wait longer than the client will.
     case rateLimited(url: URL, status: Int, retryAfter: Double)
     /// The answer is not SWAPI JSON. It never comes from the cache, which
@@ -94,6 +99,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
             return text
         case .invalidResponse(let url, let problem):
             return "\(url.redacted) did not answer with SWAPI JSON: \(problem)"
+        case .notSWAPI(let url, let problem):
+            return "\(url.redacted) does not answer as SWAPI does: \(problem)"
         case .refused(let url, let problem), .tooLarge(let url, let problem), .redirected(let url, let problem):
             return "\(url.redacted): \(problem)"
         case .notASpeciesURL(let text, let expected):
@@ -107,32 +114,39 @@ public enum SpeciesError: Error, Sendable, Equatable {
 
     /// `swapi.dev did not answer (SSL certificate problem: certificate has
     /// expired); swapi.py4e.com and swapi.info did not answer (unknown
-    /// host)`: the services in the order asked, grouped by cause.
+    /// host)`: the services in the order asked, grouped by what they did.
+    /// One that failed part way `did not answer in full (HTTP 500 Internal
+    /// Server Error, after 1 page, which is dropped)`.
     static func describe(_ failures: [ServiceFailure]) -> String {
-        var groups: [(cause: String, services: [String])] = []
+        var groups: [(what: String, services: [String])] = []
         for failure in failures {
-            let cause = failure.error.cause
-            if let index = groups.firstIndex(where: { $0.cause == cause }) {
+            let what = failure.dropped.isEmpty
+                ? "did not answer (\(failure.error.cause))" : "did not answer in full (\(failure.error.cause), after \(failure.dropped))"
+            if let index = groups.firstIndex(where: { $0.what == what }) {
                 groups[index].services.append(failure.service)
             } else {
-                groups.append((cause, [failure.service]))
+                groups.append((what, [failure.service]))
             }
         }
-        return groups.map { alternatives($0.services, conjunction: "and") + " did not answer (\($0.cause))" }
-            .joined(separator: "; ")
+        return groups.map { alternatives($0.services, conjunction: "and") + " " + $0.what }.joined(separator: "; ")
     }
 
     /// The API gave no answer: the network or the service failed, or what
-    /// came is not SWAPI JSON or sends the client elsewhere (a captive
-    /// portal's page or redirect). A 404 or an empty search is an answer;
-    /// so is a rule of the client broken.
+    /// came is not SWAPI's or sends the client elsewhere (a captive
+    /// portal's page or redirect). SWAPI's own 404 (`notFound`,
+    /// `noSuchPage`) and an empty search are answers; so is a rule of the
+    /// client broken.
     var meansUnanswered: Bool {
         switch self {
         case .unreachable(let error): error.meansUnreachable
-        case .httpStatus(let status, _): status == 429 || (500..<600).contains(status)
-        case .rateLimited, .invalidResponse, .redirected, .noServiceAnswered: true
+        case .httpStatus, .notSWAPI, .rateLimited, .invalidResponse, .redirected, .noServiceAnswered: true
         default: false
         }
+    }
+
+    /// Offline, or standing in, the cache holds no answer.
+    var isNotCached: Bool {
+        if case .notCached = self { true } else { false }
     }
 
     /// Why the API did not answer, in a few words, for the notice that
@@ -142,7 +156,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
         case .unreachable(let error): error.detail
         case .httpStatus(let status, _), .rateLimited(_, let status, _): "HTTP \(status) \(HTTPStatusText.reason(status))"
         case .invalidResponse: "its answer is not SWAPI JSON"
-        case .redirected(_, let problem): problem
+        case .notSWAPI(_, let problem), .redirected(_, let problem): problem
         default: sentence
         }
     }
@@ -152,6 +166,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
         switch self {
         case .httpStatus(let status, _): "HTTP \(status)"
         case .invalidResponse: "not SWAPI JSON"
+        case .notSWAPI: "not SWAPI"
         case .refused, .tooLarge: "link refused"
         case .redirected: "redirected elsewhere"
         case .unreachable(let error):
@@ -178,10 +193,14 @@ public struct ServiceFailure: Sendable, Equatable {
     /// Its name in messages: `swapi.dev`.
     public var service: String
     public var error: SpeciesError
+    /// What it had sent before it failed, and was dropped: `1 page, which
+    /// is dropped`; empty when it sent nothing.
+    public var dropped: String
 
-    public init(service: String, error: SpeciesError) {
+    public init(service: String, error: SpeciesError, dropped: String = "") {
         self.service = service
         self.error = error
+        self.dropped = dropped
     }
 }
 

@@ -5,9 +5,9 @@ import Synchronization
 /// byte a second would never time out without this. The deadline holds
 /// whatever the transport below is doing: when it passes, the request is
 /// cancelled and the caller goes on at once, without waiting for the
-/// transport to notice. In a service's turn (`ServiceTurn`), until the
-/// service answers, the walk's end bounds it too, and so does the turn's
-/// first-byte timeout.
+/// transport to notice. In a service's turn (`ServiceTurn`), the request
+/// keeps the turn's pace, and until the service answers, the budget's end
+/// bounds it too.
 struct DeadlineTransport: HTTPTransport {
     private let base: any HTTPTransport
     private let seconds: Double
@@ -23,11 +23,11 @@ struct DeadlineTransport: HTTPTransport {
         var bounded = asked
         var seconds = self.seconds
         var detail = "no complete answer within \(TimeSpan.exactly(seconds))"
-        if let turn, !turn.hasAnswered {
-            bounded.firstByteTimeout = turn.firstByteTimeout
-            if turn.secondsLeft < seconds {
+        if let turn {
+            bounded.minimumPace = turn.pace
+            if !turn.hasAnswered, turn.secondsLeft < seconds {
                 seconds = turn.secondsLeft
-                detail = "no complete answer before the \(TimeSpan.exactly(turn.walkSeconds)) for the list of services ran out"
+                detail = "no complete answer before the \(TimeSpan.exactly(turn.budgetSeconds)) for the list of services ran out"
             }
         }
         let race = Race<HTTPResponse>()

@@ -4,15 +4,33 @@ import Foundation
 public struct HTTPRequest: Sendable, Equatable {
     public var url: URL
     public var headers: [String: String]
-    /// Seconds within which the response must begin (its status line and
-    /// headers); nil for no such bound. A service of a list that others
-    /// follow gives way when it is this slow to start.
-    public var firstByteTimeout: Double?
+    /// How fast the response must come; nil for no such bound. A service of
+    /// a list that others follow gives way when it is slower.
+    public var minimumPace: MinimumPace?
 
-    public init(url: URL, headers: [String: String] = [:], firstByteTimeout: Double? = nil) {
+    public init(url: URL, headers: [String: String] = [:], minimumPace: MinimumPace? = nil) {
         self.url = url
         self.headers = headers
-        self.firstByteTimeout = firstByteTimeout
+        self.minimumPace = minimumPace
+    }
+}
+
+/// The pace below which a response gives way: it must begin (its status
+/// line and headers) within `firstByte` seconds, and then never bring fewer
+/// than `bytesPerSecond` over `window` seconds, as curl's `--speed-limit`
+/// and `--speed-time` ask.
+public struct MinimumPace: Sendable, Equatable {
+    /// What a service of a list that others follow must keep up.
+    public static let followed = MinimumPace(firstByte: 3, bytesPerSecond: 1024, window: 3)
+
+    public var firstByte: Double
+    public var bytesPerSecond: Int
+    public var window: Double
+
+    public init(firstByte: Double, bytesPerSecond: Int, window: Double) {
+        self.firstByte = firstByte
+        self.bytesPerSecond = bytesPerSecond
+        self.window = window
     }
 }
 

@@ -9,7 +9,7 @@ import Synchronization
 /// delegate sees a task's redirects and bytes). A body is stopped at
 /// `maxResponseSize` as it arrives. Redirects are not followed here: a 3xx
 /// comes back as it is, for `RedirectingTransport`. A request's
-/// `firstByteTimeout` holds until its response begins. Cancelling the
+/// `minimumPace` is watched from its start to its end. Cancelling the
 /// calling task ends the request at once.
 public final class URLSessionTransport: HTTPTransport {
     public static let defaultMaxResponseSize = 100 * 1024 * 1024
@@ -64,14 +64,8 @@ public final class URLSessionTransport: HTTPTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         let exchange = Exchange(url: request.url, task: session.dataTask(with: urlRequest))
-        let firstByteTimer = request.firstByteTimeout.map { seconds in
-            Task {
-                try await Pause.seconds(seconds)
-                exchange.stopUnlessBegun(
-                    TransportError(.timedOut(seconds: seconds), url: request.url, detail: "no answer began within \(TimeSpan.exactly(seconds))"))
-            }
-        }
-        defer { firstByteTimer?.cancel() }
+        let watch = request.minimumPace.map { pace in Task { try await exchange.watch(pace) } }
+        defer { watch?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard exchange.await(continuation) else { return }
@@ -250,10 +244,31 @@ private final class Exchange: Sendable {
         finish(response.map { .success($0) } ?? .failure(TransportError(.other, url: url, detail: "the answer was not HTTP")))
     }
 
-    /// `stop`, unless the response has begun.
-    func stopUnlessBegun(_ error: TransportError) {
-        guard state.withLock({ $0.status == nil }) else { return }
-        stop(error)
+    /// Stops the exchange when it falls below `pace`: when its response
+    /// has not begun within `pace.firstByte`, or then brings fewer than
+    /// `pace.bytesPerSecond` over a window of `pace.window` seconds. Looks
+    /// four times a second; ends with the exchange, or when cancelled.
+    func watch(_ pace: MinimumPace) async throws {
+        let start = ContinuousClock.now
+        // The body's length at each look since the response began, over the last window.
+        var samples: [(time: ContinuousClock.Instant, bytes: Int)] = []
+        while true {
+            try await Pause.seconds(0.25)
+            let now = ContinuousClock.now
+            guard let (begun, bytes) = state.withLock({ $0.finished ? nil : ($0.status != nil, $0.body.count) }) else { return }
+            guard begun else {
+                guard start.duration(to: now) >= .seconds(pace.firstByte) else { continue }
+                let detail = "no answer began within \(TimeSpan.exactly(pace.firstByte))"
+                return stop(TransportError(.timedOut(seconds: pace.firstByte), url: url, detail: detail))
+            }
+            samples.append((now, bytes))
+            guard let first = samples.first, first.time.duration(to: now) >= .seconds(pace.window) else { continue }
+            if Double(bytes - first.bytes) < Double(pace.bytesPerSecond) * pace.window {
+                let detail = "its answer came at less than \(ByteCount.describe(pace.bytesPerSecond))/s for \(TimeSpan.exactly(pace.window))"
+                return stop(TransportError(.timedOut(seconds: pace.window), url: url, detail: detail))
+            }
+            samples.removeFirst()
+        }
     }
 
     /// Ends the exchange with `error` before its task is done, and cancels

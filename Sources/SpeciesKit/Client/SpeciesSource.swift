@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where one whole answer comes from (docs/cli.md, "One answer, one
+/// source"): a service through its cache (`RemoteCatalog`), a service's
+/// cache alone (`RemoteCatalog.cacheOnly`), or the SWAPI data built into
+/// species (`BundledCatalog`). Each of the client's answers is asked of one
+/// source, from its first request to its last.
+protocol SpeciesSource: Sendable {
+    /// Page `number`, of the species whose name matches `search`.
+    /// - Throws: `SpeciesError.noSuchPage` past the last page.
+    func page(_ number: Int, search: String?) async throws -> SpeciesPage
+
+    /// Every species whose name matches `search` (every one without it), in
+    /// API order; with a `limit`, only the pages that hold that many are
+    /// read, and more species may come.
+    func species(matching search: String?, limit: Int?) async throws -> [StarWarsSpecies]
+
+    /// - Throws: `SpeciesError.notFound` or `.notInBundledData`.
+    func species(id: Int) async throws -> StarWarsSpecies
+
+    /// The species at `url`, a species URL of one of the services; another
+    /// service's is the same id here.
+    func species(at url: URL) async throws -> StarWarsSpecies
+
+    /// The name or title, and episode, of a planet, person or film; nil
+    /// when this source cannot know it (offline, and neither cached nor
+    /// built in).
+    func resource(_ reference: ResourceReference) async throws -> RelatedResource?
+
+    /// Whether another service would answer in this one's place: then a
+    /// related resource it cannot name makes the whole answer give way.
+    var givesWay: Bool { get }
+}
+
+extension BundledCatalog: SpeciesSource {
+    func species(matching search: String?, limit: Int?) -> [StarWarsSpecies] {
+        species(matching: search)
+    }
+
+    func species(at url: URL) throws(SpeciesError) -> StarWarsSpecies {
+        guard let id = ResourceReference(url.absoluteString).flatMap({ $0.kind == .species ? $0.id : nil }) else {
+            throw .notInBundledData(what: "the species at \(url.redacted)")
+        }
+        return try species(id: id)
+    }
+
+    var givesWay: Bool { false }
+}
