@@ -44,6 +44,6 @@ struct CacheCommand: Sendable, Equatable {
 
     /// `2026-11-21 08:30:12 UTC`.
     private static func describe(_ date: Date) -> String {
-        Timestamp.format(date).prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC"
+        Timestamp(date).text.prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC"
     }
 }

@@ -41,15 +41,16 @@ enum Options {
         OptionDefinition(
             ["--retries"], value: "n", shownDefault: String(SpeciesClient.Configuration.defaultRetries),
             summary: "Retries of HTTP 429, 500, 502, 503, 504 and dropped connections, by the last service tried"),
-        default: SpeciesClient.Configuration.defaultRetries, expected: "a whole number from 0 to 100"
-    ) { Int($0).flatMap { (0...100).contains($0) ? $0 : nil } }
+        default: SpeciesClient.Configuration.defaultRetries, wholeNumberIn: 0...100, expected: "a whole number from 0 to 100"
+    ) { $0 }
     static let maxResponseSize = Option(
         OptionDefinition(
             ["--max-response-size"], value: "bytes",
             shownDefault: "\(URLSessionTransport.defaultMaxResponseSize), \(ByteCount.describe(URLSessionTransport.defaultMaxResponseSize))",
             summary: "Refuse larger responses"),
-        default: URLSessionTransport.defaultMaxResponseSize, expected: "a whole number of bytes from 1 to 1099511627776 (1 TiB)"
-    ) { Int($0).flatMap { (1...1 << 40).contains($0) ? $0 : nil } }
+        default: URLSessionTransport.defaultMaxResponseSize, wholeNumberIn: 1...1 << 40,
+        expected: "a whole number of bytes from 1 to 1099511627776 (1 TiB)"
+    ) { $0 }
     static let serial = Flag(
         definition: OptionDefinition(["--serial"], summary: "Follow next links one page at a time, instead of fetching pages at once"))
     static let maxAge = Option(
@@ -92,8 +93,8 @@ enum Options {
 
     static let page = Option(
         OptionDefinition(["--page"], value: "n", shownDefault: "1", summary: "Print page <n>; SWAPI pages hold \(SpeciesPage.size) species"),
-        default: 1, expected: "a whole number from 1 up"
-    ) { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+        default: 1, wholeNumberIn: 1...Int.max, expected: "a whole number from 1 up"
+    ) { $0 }
     static let allPages = Flag(definition: OptionDefinition(["--all-pages"], summary: "Follow the API's next links and print every species"))
     static let search = Option<String?>(
         OptionDefinition(
@@ -132,8 +133,8 @@ enum Options {
     }
     static let limit = Option<Int?>(
         OptionDefinition(["--limit"], value: "n", summary: "Print at most <n> species from the first on, after the search and the sort (not with --page); without a sort, fetch only the pages they fill"),
-        default: nil, expected: "a whole number from 1 up"
-    ) { text -> Int?? in Int(text).flatMap { $0 >= 1 ? .some($0) : nil } }
+        default: nil, wholeNumberIn: 1...Int.max, expected: "a whole number from 1 up"
+    ) { $0 }
 
     // MARK: show
 

@@ -40,7 +40,7 @@ struct ListCommand: Sendable, Equatable {
         let result = try await context.client.page(page, search: search)
         context.diagnostics.progressEnded()
         try checkFound(result.species.count)
-        write(result.species, to: context.output)
+        write(result.species, context)
         // At a terminal the hint belongs below the table; after a failed
         // write, the one line on stderr is the error.
         context.output.flush()
@@ -59,7 +59,7 @@ struct ListCommand: Sendable, Equatable {
         let species = try await context.client.allSpecies(search: search, limit: reorders ? nil : limit)
         context.diagnostics.progressEnded()
         try checkFound(species.count)
-        write(species, to: context.output)
+        write(species, context)
     }
 
     private func checkFound(_ count: Int) throws {
@@ -71,12 +71,21 @@ struct ListCommand: Sendable, Equatable {
     private var reorders: Bool { order != nil || reversed }
 
     /// The species in the format and order asked, the first `limit` of them.
-    private func write(_ species: [StarWarsSpecies], to output: any OutputSink) {
+    /// A table too wide for the terminal leaves columns out, and says which.
+    private func write(_ species: [StarWarsSpecies], _ context: CommandContext) {
+        let output = context.output
         let ordered = order.map { $0.sorted(species, reversed: reversed) } ?? (reversed ? species.reversed() : species)
         let species = Array(ordered.prefix(limit ?? .max))
         let columns = fields ?? SpeciesField.defaults
         switch format {
-        case .table: output.write(SpeciesTable.render(species, fields: columns, width: terminal.width, color: terminal.color))
+        case .table:
+            let shown = SpeciesTable.columns(species, fields: columns, width: terminal.width)
+            if let width = terminal.width, shown.count < columns.count, !species.isEmpty {
+                let left = columns.filter { !shown.contains($0) }.map(\.name)
+                context.diagnostics.note(
+                    "the table leaves out \(SpeciesError.alternatives(left, conjunction: "and")) to fit in \(width) columns; --fields chooses them")
+            }
+            output.write(SpeciesTable.render(species, fields: columns, width: terminal.width, color: terminal.color))
         case .tsv: output.write(SpeciesTSV.render(species, fields: columns))
         case .csv: output.write(SpeciesCSV.render(species, fields: columns))
         case .markdown: output.write(SpeciesMarkdown.render(species, fields: columns))

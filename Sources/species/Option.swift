@@ -32,6 +32,23 @@ struct Option<Value: Sendable>: Sendable {
 }
 
 extension Option {
+    /// An option whose value is a whole number within `range`, wrapped;
+    /// `expected` says what it asks for. A number past any Int is asked to
+    /// be smaller, not told it is no whole number.
+    init(
+        _ definition: OptionDefinition, default defaultValue: Value, wholeNumberIn range: ClosedRange<Int>, expected: String,
+        wrap: @escaping @Sendable (Int) -> Value
+    ) {
+        self.init(definition, default: defaultValue) { text in
+            if let number = Int(text), range.contains(number) { return .success(wrap(number)) }
+            let digits = text.drop { $0 == "+" }
+            if Int(text) == nil, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                return .failure(Rejection(text: text, expected: "a smaller number, at most \(range.upperBound)"))
+            }
+            return .failure(Rejection(text: text, expected: expected))
+        }
+    }
+
     /// An option whose value is one of `cases`, named by `name`; a wrong
     /// one is told the nearest.
     static func choosing<Choice: Sendable>(

@@ -97,6 +97,21 @@ struct ResponseCacheTests {
         #expect(cache.read(url) == entry())
     }
 
+    /// A record is a line or two: one past 4 KiB is none, whatever the
+    /// limit on entries (100 MiB of one was read whole on every run).
+    @Test func aLargeRecordIsNone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = ResponseCache(directory: folder)
+        try cache.remember("https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z", as: "service list")
+        #expect(cache.record("service list")?.value == "https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z")
+        let file = try #require(try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+        let large = ResponseCache.Entry(url: "service list", fetched: Date(), body: Data(count: 4097))
+        try Data(ResponseCache.header(of: large) + large.body).write(to: file)
+        #expect(cache.record("service list") == nil)
+        #expect(cache.records(prefix: "service").isEmpty)
+    }
+
     /// A process killed between writing and renaming leaves its temporary
     /// file; the next write, and clear, remove it.
     @Test func theTemporaryFileOfAKilledWriterIsRemovedByTheNextWrite() throws {

@@ -19,6 +19,10 @@ private let ewok = StarWarsSpecies(
 
 @Suite("The table, fitted and coloured")
 struct FittedTableTests {
+    private struct TestPage: Decodable {
+        let results: [StarWarsSpecies]
+    }
+
     @Test func withoutAWidthNothingIsCut() {
         #expect(
             SpeciesTable.render([human, droid]) == """
@@ -29,28 +33,41 @@ struct FittedTableTests {
                 """)
     }
 
-    @Test func valuesGiveWayBeforeHeaders() {
-        // The widest values are cut down to their headers' width; every
-        // header stays whole.
+    /// Columns are left out whole, from the last, until the rest fits;
+    /// the name stays whole (issue 23: `Hum…` at 50 columns before).
+    @Test func columnsAreLeftOutWholeFromTheLast() throws {
+        let page = try JSONDecoder().decode(TestPage.self, from: Fixtures.data("swapi/species-page-1.json")).results
+        let table = SpeciesTable.render(page, width: 50)
+        #expect(table.hasPrefix("NAME            CLASSIFICATION  DESIGNATION\nHuman           mammal          sentient\n"), "\(table)")
+        #expect(table.contains("\nYoda's species  mammal          sentient\n"))
+        #expect(table.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 50 })
+        #expect(SpeciesTable.columns(page, fields: SpeciesField.defaults, width: 50) == [.name, .classification, .designation])
+        #expect(SpeciesTable.columns(page, fields: SpeciesField.defaults, width: 81) == SpeciesField.defaults)
+        #expect(SpeciesTable.columns(page, fields: [.language, .averageHeight, .name], width: 20) == [.name])
+    }
+
+    /// The first column left out comes back cut when what is left shows a
+    /// useful part of it: as wide as its header, six columns at least.
+    @Test func theFirstLeftOutComesBackCutWhenAUsefulPartFits() {
+        #expect(
+            SpeciesTable.render([human, droid], width: 64) == """
+                NAME   CLASSIFICATION  DESIGNATION  HEIGHT  LIFESPAN    LANGUAGE
+                Human  mammal          sentient        180  120         Galacti…
+                Droid  artificial      sentient          -  indefinite  n/a
+
+                """)
         #expect(
             SpeciesTable.render([human, droid], width: 63) == """
-                NAME   CLASSIFICATION  DESIGNATION  HEIGHT  LIFESPAN  LANGUAGE
-                Human  mammal          sentient        180  120       Galactic…
-                Droid  artificial      sentient          -  indefin…  n/a
+                NAME   CLASSIFICATION  DESIGNATION  HEIGHT  LIFESPAN
+                Human  mammal          sentient        180  120
+                Droid  artificial      sentient          -  indefinite
 
                 """)
     }
 
-    @Test func headersGiveWayLastAndLongCellsEndInAnEllipsis() {
-        let table = SpeciesTable.render([human, droid], width: 50)
-        #expect(
-            table == """
-                NAME  CLASSI…  DESIGN…  HEIGHT  LIFESPAN  LANGUAGE
-                Hum…  mammal   sentie…     180  120       Galacti…
-                Dro…  artifi…  sentie…       -  indefin…  n/a
-
-                """)
-        #expect(table.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 50 })
+    @Test func theNameIsCutOnlyWhenItIsAllThatIsLeft() {
+        let table = SpeciesTable.render([human, droid], fields: [.name, .language], width: 4)
+        #expect(table == "NAME\nHum…\nDro…\n")
     }
 
     @Test func noSpaceBeforeTheEllipsis() {
@@ -78,14 +95,11 @@ struct FittedTableTests {
         #expect(table == "NAME   HEIGHT\n🚀❤️        -\nHuman     180\n")
     }
 
+    /// A cut number would read as another number: it is left out whole.
     @Test func numbersAreNeverCut() {
-        let table = SpeciesTable.render([hutt], fields: [.name, .averageHeight, .id], width: 8)
-        #expect(table == "NAME  HEIGHT  ID\nHutt     300   5\n")
-    }
-
-    @Test func aNarrowTerminalKeepsFourColumnsACell() {
-        let table = SpeciesTable.render([human], fields: [.name, .language], width: 5)
-        #expect(table == "NAME  LAN…\nHum…  Gal…\n")
+        let table = SpeciesTable.render([hutt], fields: [.name, .averageHeight, .id], width: 11)
+        #expect(table == "NAME\nHutt\n")
+        #expect(SpeciesTable.render([hutt], fields: [.id], width: 1) == "ID\n 5\n")
     }
 
     @Test func colourMakesTheHeaderBoldAndAbsentValuesDim() {

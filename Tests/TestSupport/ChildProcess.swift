@@ -16,6 +16,10 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     /// User and system CPU time of the process and the children it waited
     /// for, in seconds.
     public let cpuSeconds: Double
+    /// Its largest resident set, in bytes, as wait4 saw it: at least the
+    /// process's own, and, as posix_spawn shares the parent's memory until
+    /// exec, at least the test runner's then; a bound from above.
+    public let peakMemory: Int
 
     public var description: String {
         "\(killedBySignal ? "killed by signal" : "exit status") \(status) after \(seconds) s\n"
@@ -23,13 +27,22 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     }
 }
 
+/// How wait4 saw a child end.
+struct Ending: Sendable {
+    let status: Int32
+    let signaled: Bool
+    let cpu: Double
+    let seconds: Double
+    let peakMemory: Int
+}
+
 /// A child process that has been started; `result()` waits for its end.
 public final class RunningProcess: Sendable {
     public let pid: Int32
-    private let ended: AsyncStream<(status: Int32, signaled: Bool, cpu: Double, seconds: Double)>
+    private let ended: AsyncStream<Ending>
     private let folder: URL
 
-    fileprivate init(pid: Int32, ended: AsyncStream<(status: Int32, signaled: Bool, cpu: Double, seconds: Double)>, folder: URL) {
+    fileprivate init(pid: Int32, ended: AsyncStream<Ending>, folder: URL) {
         self.pid = pid
         self.ended = ended
         self.folder = folder
@@ -40,14 +53,14 @@ public final class RunningProcess: Sendable {
     }
 
     public func result() async throws -> ProcessResult {
-        var end: (status: Int32, signaled: Bool, cpu: Double, seconds: Double) = (-1, false, 0, 0)
+        var end = Ending(status: -1, signaled: false, cpu: 0, seconds: 0, peakMemory: 0)
         for await value in ended { end = value }
         defer { try? FileManager.default.removeItem(at: folder) }
         return ProcessResult(
             status: end.status, killedBySignal: end.signaled,
             stdout: String(decoding: try Data(contentsOf: folder.appendingPathComponent("stdout")), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: folder.appendingPathComponent("stderr")), as: UTF8.self),
-            seconds: end.seconds, cpuSeconds: end.cpu)
+            seconds: end.seconds, cpuSeconds: end.cpu, peakMemory: end.peakMemory)
     }
 }
 
@@ -88,7 +101,7 @@ public enum ChildProcess {
         let started = Date()
         let code = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
         guard code == 0 else { throw SpawnError(description: "cannot start \(executable.path): \(String(cString: strerror(code)))") }
-        let (ended, finish) = AsyncStream<(status: Int32, signaled: Bool, cpu: Double, seconds: Double)>.makeStream()
+        let (ended, finish) = AsyncStream<Ending>.makeStream()
         let child = pid
         Thread.detachNewThread {
             var status: Int32 = 0
@@ -97,7 +110,9 @@ public enum ChildProcess {
             let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
             let signaled = status & 0x7F != 0
-            finish.yield((signaled ? status & 0x7F : (status >> 8) & 0xFF, signaled, cpu, Date().timeIntervalSince(started)))
+            finish.yield(Ending(
+                status: signaled ? status & 0x7F : (status >> 8) & 0xFF, signaled: signaled, cpu: cpu,
+                seconds: Date().timeIntervalSince(started), peakMemory: usage.ru_maxrss * 1024))
             finish.finish()
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {

@@ -10,7 +10,8 @@ to what bounds it, in one table of figures and ratios.
   the two-round-trip plan a client knowing nothing can do at best (page 1,
   then pages 2 to 4 at once, with curl); requests counted by the server.
 - A page of 100,000 species (about 66 MB) to --jsonl, against
-  `curl | jq -c '.results[]'`, with peak memory.
+  `curl | jq -c '.results[]'`, with peak memory; pages refused for their
+  values, the densest accepted, and four gzip bombs at once.
 - CPU while waiting 2 s for an answer, and twenty cold runs started at once.
 - SWAPI's services in turn over HTTPS: all pages, cold, when the first
   service's certificate has expired and the second answers, against asking
@@ -229,6 +230,16 @@ def main():
         dense_peak = max(r["rss"] for r in dense) / 1e6
         rows.append(("the densest page accepted (100 MiB), peak RSS, MB", dense_peak, "", None, 400, "MB",
                      "met" if dense_peak <= 400 else "MISSED"))
+        # Four pages at once, each a gzip body that inflates to 1 GiB: the
+        # deadline holds, and the transfers are dropped, not waited for.
+        bomber = Server(0, ("--gzip-bombs",))
+        bombs = [measure([species, "--no-cache", "--base-url", bomber.root("gzip-bombs"), "list", "--all-pages", "--timeout", "1"], env())
+                 for _ in range(options.huge_runs)]
+        bomber.close()
+        rows.append(("four 1 GiB gzip bombs at once, --timeout 1, s", statistics.median(r["wall"] for r in bombs), "", None, 1.5,
+                     "s", "met" if max(r["wall"] for r in bombs) <= 1.5 else "MISSED"))
+        bombs_peak = max(r["rss"] for r in bombs) / 1e6
+        rows.append(("  peak RSS, MB", bombs_peak, "", None, 500, "MB", "met" if bombs_peak <= 500 else "MISSED"))
     finally:
         fast.close()
 

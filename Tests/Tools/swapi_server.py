@@ -47,6 +47,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from swapi_data import DataSet
@@ -64,7 +65,8 @@ FAULTS = {
     "429-once": "the first request answers 429 with Retry-After: 1",
     "429-date-once": "the first request answers 429 with an HTTP-date Retry-After one second ahead",
     "429-long": "every request answers 429 with Retry-After: 25924",
-    "retry-after-huge": "every request answers 503 with Retry-After: 1e19",
+    "retry-after-huge": "every request answers 503 with Retry-After: 99999999999999999999",
+    "retry-after-hex": "the first request answers 503 with Retry-After: 0x10, which is no number of seconds",
     "500-once": "the first request answers 500",
     "503-once": "the first request answers 503",
     "503-always": "every request answers 503",
@@ -116,7 +118,14 @@ FAULTS = {
     "401": "every request answers 401 Unauthorized",
     "403": "every request answers 403 Forbidden",
     "empty-list": "the species list, unsearched, is empty: count 0, no results",
+    "gzip-bombs": "every species page is a gzip body of about 4.5 MB that inflates to 1 GiB",
+    "spreadsheet-names": "the first six species of page 1 are named as formulas, a number and HTML (SPREADSHEET_NAMES)",
+    "invisible-name": "species 1, alone and on page 1, has a soft hyphen and an Arabic letter mark in its name",
 }
+
+# Names a spreadsheet would run, or a Markdown renderer show as HTML.
+SPREADSHEET_NAMES = ['=HYPERLINK("http://evil.example/","x")', "+1+1", "@SUM(A1)", "-5", "\tTabbed",
+                     "<script>alert(1)</script> & <img src=x onerror=alert(1)>"]
 
 # What later-KIND faults do to the species pages after the first.
 LATER = {"later-500", "later-drop", "later-hang", "later-html"}
@@ -342,6 +351,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(status, body, {f"X-Filler-{number}": "x" for number in range(20_000)}, content_type=content_type)
         if fault == "gzip-bomb" and rest == "species/" and drf_query_key(target.query) == frozenset():
             return self.send(status, self.server.gzip_bomb(body), {"Content-Encoding": "gzip"})
+        if fault == "gzip-bombs" and rest.rstrip("/") == "species":
+            return self.send(status, self.server.big_gzip_bomb(), {"Content-Encoding": "gzip"})
         if fault in ("content-length-huge", "content-length-max"):
             length = "30000000000" if fault == "content-length-huge" else "9223372036854775807"
             return self.send_short(status, body[:100], length)
@@ -368,11 +379,12 @@ class Handler(BaseHTTPRequestHandler):
             "429-once": "1",
             "429-date-once": email.utils.formatdate(time.time() + 1, usegmt=True),
             "429-long": "25924",
-            "retry-after-huge": "1e19",
+            "retry-after-huge": "99999999999999999999",
+            "retry-after-hex": "0x10",
         }
         port = self.server.server_address[1]
         if fault in retry_after and (count == 1 or fault in ("429-long", "retry-after-huge")):
-            status = 503 if fault == "retry-after-huge" else 429
+            status = 503 if fault in ("retry-after-huge", "retry-after-hex") else 429
             self.send(status, b'{"detail":"Request was throttled."}', {"Retry-After": retry_after[fault]})
         elif fault in ("500-once", "503-once") and count == 1:
             self.send(int(fault[:3]), HTML_ERROR, content_type="text/html")
@@ -439,6 +451,7 @@ class Handler(BaseHTTPRequestHandler):
         changes = {
             "escape-name": {"name": "\x1b[2J\x1b[31mRed\x1b[0m Human\x07", "language": "Galactic\u009b31m Basic"},
             "bidi-name": {"name": "Hu\u202eman\u200b\u2028🚀", "language": "Galactic\u2066 Basic\ufeff ❤️"},
+            "invisible-name": {"name": "Hu\u00adman\u061c"},
             "impossible-date": {"created": "2014-02-30T00:00:00.000000Z"},
             "far-dates": {"created": "1500-06-01T00:00:00+00:00", "edited": "9999-12-31T23:59:59.999999Z"},
         }
@@ -458,6 +471,11 @@ class Handler(BaseHTTPRequestHandler):
             return status, self.edit(body, homeworld="http://evil.example/api/planets/14/")
         if fault in ("oversized", "oversized-declared") and first_page:
             return status, body[:-1] + b" " * (2 * 1024 * 1024) + b"}"
+        if fault == "spreadsheet-names" and first_page:
+            document = json.loads(body)
+            for species, name in zip(document["results"], SPREADSHEET_NAMES):
+                species["name"] = name
+            return status, json.dumps(document).encode()
         if fault == "empty-list" and first_page:
             return status, b'{"count":0,"next":null,"previous":null,"results":[]}'
         if fault == "huge-page" and first_page:
@@ -568,6 +586,7 @@ class Server(ThreadingHTTPServer):
     # of their own, not under `lock`, which every request takes to log itself:
     # while one is made, the other tests' requests go on being answered.
     build_lock = threading.Lock()
+    bomb_lock = threading.Lock()
 
     def dense_page(self):
         """One species whose lists hold as many values as species accepts
@@ -586,6 +605,16 @@ class Server(ThreadingHTTPServer):
             if not hasattr(self, "bomb"):
                 self.bomb = gzip.compress(first_page[:-1] + b" " * (100 * 1024 * 1024) + b"}", compresslevel=9)
             return self.bomb
+
+    def big_gzip_bomb(self):
+        """A page that inflates to 1 GiB: a count, then spaces."""
+        with self.bomb_lock:
+            if not hasattr(self, "big_bomb"):
+                deflate = zlib.compressobj(1, zlib.DEFLATED, 31)
+                spaces = b" " * (1 << 20)
+                self.big_bomb = b"".join([deflate.compress(b'{"count":37,"results":[')]
+                                         + [deflate.compress(spaces) for _ in range(1024)] + [deflate.compress(b"]}"), deflate.flush()])
+            return self.big_bomb
 
     def huge_page(self, first_page, own_root):
         """One page of --huge-page species, the first page's over and over,
@@ -620,6 +649,7 @@ def main():
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     parser.add_argument("--dialect", default="drf", choices=("drf", "tech", "info"), help="of sessions that name none")
     parser.add_argument("--fault", choices=sorted(FAULTS), help="of sessions that name none")
+    parser.add_argument("--gzip-bombs", action="store_true", help="make the gzip-bombs page (2 s or more) before listening")
     parser.add_argument("--connection-log", metavar="FILE", help="append a line to FILE for each connection accepted")
     options = parser.parse_args()
 
@@ -636,6 +666,8 @@ def main():
     server.gate = threading.Condition(server.lock)
     server.log = {}
     server.tls = bool(options.tls)
+    if options.gzip_bombs:
+        server.big_gzip_bomb()
     if options.tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(options.tls)

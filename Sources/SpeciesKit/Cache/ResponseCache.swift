@@ -60,6 +60,9 @@ package struct ResponseCache: Sendable {
     /// A header longer than this is no entry's: it holds a URL and two
     /// validators.
     static let maxHeaderSize = 64 * 1024
+    /// A record is a line or two (`ServiceMemory`, `DialectMemory`): a
+    /// larger one is none, and is not read.
+    static let maxRecordSize = 4096
 
     package let directory: URL
     /// The largest body an entry may hold: the largest response accepted.
@@ -96,7 +99,7 @@ package struct ResponseCache: Sendable {
 
     /// The value remembered as `key`, and when.
     package func record(_ key: String) -> (value: String, written: Date)? {
-        read(key, suffix: Self.recordSuffix).map { (String(decoding: $0.body, as: UTF8.self), $0.fetched) }
+        read(key, suffix: Self.recordSuffix, maxBodySize: Self.maxRecordSize).map { (String(decoding: $0.body, as: UTF8.self), $0.fetched) }
     }
 
     /// Remembers `value` as `key`.
@@ -108,15 +111,16 @@ package struct ResponseCache: Sendable {
     /// when it was written.
     package func records(prefix: String) -> [(key: String, value: String, written: Date)] {
         ownFiles().filter { $0.lastPathComponent.hasSuffix(Self.recordSuffix) }.compactMap { file in
-            guard let record = EntryFile(path: file.path, maxBodySize: maxBodySize), let header = record.header,
+            guard let record = EntryFile(path: file.path, maxBodySize: Self.maxRecordSize), let header = record.header,
                 header.url.hasPrefix(prefix), let entry = record.entry(header)
             else { return nil }
             return (entry.url, String(decoding: entry.body, as: UTF8.self), entry.fetched)
         }
     }
 
-    private func read(_ key: String, suffix: String) -> Entry? {
-        guard let file = EntryFile(path: file(for: key, suffix: suffix).path, maxBodySize: maxBodySize), let header = file.header,
+    private func read(_ key: String, suffix: String, maxBodySize: Int? = nil) -> Entry? {
+        guard let file = EntryFile(path: file(for: key, suffix: suffix).path, maxBodySize: maxBodySize ?? self.maxBodySize),
+            let header = file.header,
             header.url == key
         else { return nil }
         return file.entry(header)

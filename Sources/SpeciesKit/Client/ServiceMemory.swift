@@ -65,7 +65,7 @@ package final class ServiceMemory: Sendable {
         let now = Date()
         let since = before?.service == service ? before?.since ?? now : now
         record.withLock { $0 = .some(Remembered(service: service, since: since, confirmed: now)) }
-        try? cache.remember(service + "\n" + Timestamp.format(since), as: Self.key(roots))
+        try? cache.remember(service + "\n" + Timestamp(since).text, as: Self.key(roots))
     }
 
     /// What `species cache info` says of each list: which service answers
@@ -87,7 +87,7 @@ package final class ServiceMemory: Sendable {
 
     private static func remembered(from value: String, confirmed: Date) -> Remembered? {
         let lines = value.split(separator: "\n").map(String.init)
-        guard lines.count == 2, let since = Timestamp.parse(lines[1]) else { return nil }
+        guard lines.count == 2, let since = Timestamp(lines[1])?.date else { return nil }
         return Remembered(service: lines[0], since: since, confirmed: confirmed)
     }
 }

@@ -93,7 +93,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
             var text = "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter))"
             // A date past year 9999 would not read as one.
             if retryAfter < 200 * 365 * 86400 {
-                let until = Timestamp.format(Date().addingTimeInterval(retryAfter)).prefix(16).replacingOccurrences(of: "T", with: " ")
+                let until = Timestamp(Date().addingTimeInterval(retryAfter)).text.prefix(16).replacingOccurrences(of: "T", with: " ")
                 text += "; try again after \(until) UTC"
             }
             return text

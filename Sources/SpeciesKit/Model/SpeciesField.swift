@@ -29,7 +29,7 @@ public enum SpeciesField: CaseIterable, Sendable {
         case number(Int?)
         case text(String?)
         case list([String]?)
-        case date(Date?)
+        case date(Timestamp?)
     }
 
     /// A row of the table.
@@ -64,8 +64,9 @@ public enum SpeciesField: CaseIterable, Sendable {
         case .language: Row(key: "language", name: "language", kind: .text, get: { .text($0.language) }, set: { $0.language = $1.text })
         case .people: Row(key: "people", name: "people", kind: .links, get: { .list($0.people) }, set: { $0.people = $1.list ?? [] })
         case .films: Row(key: "films", name: "films", kind: .links, get: { .list($0.films) }, set: { $0.films = $1.list ?? [] })
-        case .created: Row(key: "created", name: "created", kind: .date, get: { .date($0.created) }, set: { $0.created = $1.date })
-        case .edited: Row(key: "edited", name: "edited", kind: .date, get: { .date($0.edited) }, set: { $0.edited = $1.date })
+        case .created:
+            Row(key: "created", name: "created", kind: .date, get: { .date($0.createdTimestamp) }, set: { $0.createdTimestamp = $1.date })
+        case .edited: Row(key: "edited", name: "edited", kind: .date, get: { .date($0.editedTimestamp) }, set: { $0.editedTimestamp = $1.date })
         case .url: Row(key: "url", name: "url", kind: .text, get: { .text($0.url) }, set: { $0.url = $1.text })
         }
     }
@@ -102,7 +103,7 @@ public enum SpeciesField: CaseIterable, Sendable {
         case .number(let number): number.map(String.init)
         case .text(let text): text
         case .list(let list): list.flatMap { row.kind == .links && $0.isEmpty ? nil : $0.joined(separator: ", ") }
-        case .date(let date): date.map(Timestamp.format)
+        case .date(let date): date?.text
         }
     }
 }
@@ -111,5 +112,5 @@ extension SpeciesField.Value {
     var number: Int? { if case .number(let value) = self { value } else { nil } }
     var text: String? { if case .text(let value) = self { value } else { nil } }
     var list: [String]? { if case .list(let value) = self { value } else { nil } }
-    var date: Date? { if case .date(let value) = self { value } else { nil } }
+    var date: Timestamp? { if case .date(let value) = self { value } else { nil } }
 }

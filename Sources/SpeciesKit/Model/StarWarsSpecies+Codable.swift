@@ -73,7 +73,7 @@ extension StarWarsSpecies: Codable {
             case .number(let number): try container.encode(number, forKey: key)
             case .text(let text): try container.encode(text, forKey: key)
             case .list(let list): try container.encode(list, forKey: key)
-            case .date(let date): try container.encode(date.map(Timestamp.format), forKey: key)
+            case .date(let date): try container.encode(date?.text, forKey: key)
             }
         }
     }
@@ -155,9 +155,9 @@ private struct FieldReader {
         }
     }
 
-    private mutating func date(_ key: Key) -> Date? {
+    private mutating func date(_ key: Key) -> Timestamp? {
         guard let text = string(key) else { return nil }
-        guard let date = Timestamp.parse(text) else {
+        guard let date = Timestamp(text) else {
             invalid.append(.init(key: key.stringValue, problem: .notATimestamp))
             return nil
         }

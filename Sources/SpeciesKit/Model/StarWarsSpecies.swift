@@ -24,8 +24,20 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
     public var language: String?
     public var people: [String]
     public var films: [String]
-    public var created: Date?
-    public var edited: Date?
+    /// To the microsecond as SWAPI wrote them, which a `Date` holds only
+    /// until about 2138 (`Timestamp`).
+    package var createdTimestamp: Timestamp?
+    package var editedTimestamp: Timestamp?
+
+    public var created: Date? {
+        get { createdTimestamp?.date }
+        set { createdTimestamp = newValue.map(Timestamp.init) }
+    }
+
+    public var edited: Date? {
+        get { editedTimestamp?.date }
+        set { editedTimestamp = newValue.map(Timestamp.init) }
+    }
 
     public init(
         url: String? = nil, name: String? = nil, classification: String? = nil,
@@ -47,8 +59,8 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
         self.language = language
         self.people = people
         self.films = films
-        self.created = created
-        self.edited = edited
+        createdTimestamp = created.map(Timestamp.init)
+        editedTimestamp = edited.map(Timestamp.init)
     }
 
     /// The number at the end of `url`: `.../species/3/` gives 3.

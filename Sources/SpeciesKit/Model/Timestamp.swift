@@ -1,52 +1,76 @@
 import Foundation
 
-/// Timestamps as SWAPI writes them (`2014-12-10T16:44:31.486000Z`, with
-/// three fraction digits or none) and as ISO 8601 allows with an offset
-/// (`+01:00`), read and written in one calendar: the proleptic Gregorian,
-/// as ISO 8601 says. (`Date.ISO8601FormatStyle` reads years before 1582 in
-/// the Julian calendar, ten days off.) Neither reading nor writing depends
-/// on the machine's time zone or locale.
+/// An instant to the microsecond, as SWAPI writes one
+/// (`2014-12-10T16:44:31.486000Z`, with three fraction digits or none) and
+/// as ISO 8601 allows with an offset (`+01:00`), read and written in one
+/// calendar: the proleptic Gregorian, as ISO 8601 says.
+/// (`Date.ISO8601FormatStyle` reads years before 1582 in the Julian
+/// calendar, ten days off.) Neither reading nor writing depends on the
+/// machine's time zone or locale.
 ///
 /// A `Date` is a Double of seconds since 2001: it holds every microsecond
-/// only until about 2138, and every 30 microseconds by year 9999. A date is
-/// read as the nearest instant a `Date` holds, never crossing into the next
-/// second, and written rounded to the microsecond, so that what is written
-/// reads back as the same `Date`.
-package enum Timestamp {
+/// only until about 2138, and every 30 microseconds by year 9999. So the
+/// model keeps a `Timestamp`, whole seconds and microseconds, and its
+/// `date` is the nearest `Date`: what is read is written the same, to the
+/// microsecond, in years 1 to 9999.
+package struct Timestamp: Hashable, Sendable {
     /// Instants from 0001-01-01T00:00:00Z up to, not including, year 10000.
     private static let secondsSince1970 = -62_135_596_800..<253_402_300_800
-    private static let referenceDateSince1970 = 978_307_200
 
-    /// The date of `text`: `yyyy-MM-ddTHH:mm:ss`, a fraction of 1 to 9
-    /// digits if any, then `Z` or an offset `±HH:MM`, and nothing after.
-    /// Nil for anything else, for a day or time that does not exist
-    /// (February 30, 24:00, an offset minute of 60), and for an instant
-    /// outside years 1 to 9999 in UTC.
-    package static func parse(_ text: String) -> Date? {
+    /// Whole seconds since 1970-01-01T00:00:00Z.
+    private let seconds: Int64
+    /// The microseconds within that second.
+    private let microseconds: Int64
+
+    /// `yyyy-MM-ddTHH:mm:ss`, a fraction of 1 to 9 digits if any (cut to
+    /// the microsecond: the second never changes), then `Z` or an offset
+    /// `±HH:MM`, and nothing after. Nil for anything else, for a day or
+    /// time that does not exist (February 30, 24:00, an offset minute of
+    /// 60), and for an instant outside years 1 to 9999 in UTC.
+    package init?(_ text: String) {
         var text = text
-        return text.withUTF8(parse)
+        guard let parsed = text.withUTF8(Self.parse) else { return nil }
+        self = parsed
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    /// The microsecond nearest `date`, within years 1 to 9999.
+    package init(_ date: Date) {
+        // Exact arithmetic on the Double's whole seconds and its fraction;
+        // the clamp keeps any Date from trapping on the Int64 conversion.
+        let interval = date.timeIntervalSince1970
+        let bounded = interval.isNaN ? 0 : min(max(interval, Double(Self.secondsSince1970.lowerBound)), Double(Self.secondsSince1970.upperBound - 1))
+        let whole = bounded.rounded(.down)
+        let microseconds = Int64(((bounded - whole) * 1e6).rounded())
+        (seconds, self.microseconds) = microseconds == 1_000_000 ? (Int64(whole) + 1, 0) : (Int64(whole), microseconds)
+    }
+
+    private init(seconds: Int64, microseconds: Int64) {
+        self.seconds = seconds
+        self.microseconds = microseconds
+    }
+
+    /// The nearest `Date`.
+    package var date: Date {
+        Date(timeIntervalSince1970: Double(seconds) + Double(microseconds) / 1e6)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard let fields = CalendarFields(bytes) else { return nil }
         var index = 19
-        var nanoseconds = 0
+        var microseconds: Int64 = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let digits = bytes[index...].prefix(while: isDigit)
             guard (1...9).contains(digits.count) else { return nil }
-            for position in 0..<9 {
-                nanoseconds = nanoseconds * 10 + (position < digits.count ? Int(digits[index + position] - UInt8(ascii: "0")) : 0)
+            for position in 0..<6 {
+                microseconds = microseconds * 10 + (position < digits.count ? Int64(digits[index + position] - UInt8(ascii: "0")) : 0)
             }
             index += digits.count
         }
         guard let offset = offsetSeconds(bytes[index...]) else { return nil }
         let utc = fields.secondsSince1970 - offset
         guard secondsSince1970.contains(utc) else { return nil }
-        let seconds = utc - referenceDateSince1970
-        let interval = Double(seconds) + Double(nanoseconds) / 1e9
-        // Where the nearest Double is the next second's, the last one before it.
-        return Date(timeIntervalSinceReferenceDate: min(interval, Double(seconds + 1).nextDown))
+        return Timestamp(seconds: Int64(utc), microseconds: microseconds)
     }
 
     /// `Z` (or `z`), or `±HH:MM` with an hour up to 23 and a minute up to 59,
@@ -113,44 +137,30 @@ package enum Timestamp {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
-    /// Formats as `yyyy-MM-ddTHH:mm:ss.ffffffZ` in UTC, rounded to the
-    /// microsecond, which is the precision SWAPI writes.
-    package static func format(_ date: Date) -> String {
+    /// `yyyy-MM-ddTHH:mm:ss.ffffffZ`, in UTC.
+    package var text: String {
         var bytes: [UInt8] = []
-        append(date, to: &bytes)
+        append(to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends the UTF-8 of `format(date)`, without making a String.
-    static func append(_ date: Date, to bytes: inout [UInt8]) {
-        // Exact arithmetic on the Double's whole seconds and its fraction.
-        // Parsed dates lie within years 1-9999; the clamp only keeps a Date
-        // made some other way from trapping on the Int64 conversion.
-        let interval = date.timeIntervalSinceReferenceDate
-        let bounded = interval.isNaN ? 0 : min(max(interval, -1e15), 1e15)
-        let whole = bounded.rounded(.down)
-        var seconds = Int64(whole) + Int64(referenceDateSince1970)
-        var microseconds = Int64(((bounded - whole) * 1e6).rounded())
-        if microseconds == 1_000_000 {
-            seconds += 1
-            microseconds = 0
-        }
-        let (days, secondOfDay) = floorDivide(seconds, 86_400)
-        let (year, month, day) = civilDate(daysSince1970: days)
-        if year < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(year.magnitude, width: 4, to: &bytes)
+    /// Appends the UTF-8 of `text`, without making a String.
+    func append(to bytes: inout [UInt8]) {
+        let (days, secondOfDay) = Self.floorDivide(seconds, 86_400)
+        let (year, month, day) = Self.civilDate(daysSince1970: days)
+        Self.appendDigits(UInt64(year), width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(UInt64(month), width: 2, to: &bytes)
+        Self.appendDigits(UInt64(month), width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(UInt64(day), width: 2, to: &bytes)
+        Self.appendDigits(UInt64(day), width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "T"))
-        appendDigits(UInt64(secondOfDay / 3600), width: 2, to: &bytes)
+        Self.appendDigits(UInt64(secondOfDay / 3600), width: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(UInt64(secondOfDay / 60 % 60), width: 2, to: &bytes)
+        Self.appendDigits(UInt64(secondOfDay / 60 % 60), width: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(UInt64(secondOfDay % 60), width: 2, to: &bytes)
+        Self.appendDigits(UInt64(secondOfDay % 60), width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "."))
-        appendDigits(UInt64(microseconds), width: 6, to: &bytes)
+        Self.appendDigits(UInt64(microseconds), width: 6, to: &bytes)
         bytes.append(UInt8(ascii: "Z"))
     }
 

@@ -80,9 +80,11 @@ struct RetryingTransport: HTTPTransport {
     }
 }
 
-/// The `Retry-After` header: a number of seconds, or an HTTP date. The
-/// number is the server's: it is read as a Double and held to a bound, so
-/// that no value, however large, can trap a conversion.
+/// The `Retry-After` header as RFC 9110 (10.2.3) has it: a whole number of
+/// seconds, in digits only, or an HTTP date. Anything else (`0x10`, `1e19`,
+/// `1.5`) is no answer, and the usual back-off applies. The number is the
+/// server's: it is held to a bound, so that no value, however long, can
+/// trap a conversion.
 enum RetryAfter {
     private static let httpDate: DateFormatter = {
         let formatter = DateFormatter()
@@ -95,8 +97,8 @@ enum RetryAfter {
     /// How long the server asks to wait from `now`; nil when unreadable.
     static func seconds(_ value: String, now: Date) -> Double? {
         let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(text), !seconds.isNaN, seconds >= 0 {
-            return min(seconds, TimeSpan.longest)
+        if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return min(Double(text) ?? TimeSpan.longest, TimeSpan.longest)
         }
         return httpDate.date(from: text).map { min(max(0, $0.timeIntervalSince(now)), TimeSpan.longest) }
     }

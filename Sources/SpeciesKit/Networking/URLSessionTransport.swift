@@ -275,12 +275,19 @@ private final class Exchange: Sendable {
     /// the task. The caller does not wait for the cancellation:
     /// `URLSessionTask.cancel()` waits for the task's queue, which may be
     /// busy for seconds (FoundationNetworking reads a long header block in
-    /// quadratic time, and inflates a body on that queue).
+    /// quadratic time, and inflates a body on that queue). Nor does Swift's
+    /// concurrency: on Linux its tasks run on the global queue's few
+    /// threads, which cancellations waiting there would hold, so they wait
+    /// on threads of their own.
     func stop(_ error: TransportError) {
         guard finish(.failure(error)) else { return }
         let task = self.task
-        DispatchQueue.global().async { task.cancel() }
+        Self.cancellations.async { task.cancel() }
     }
+
+    // A serial queue: it has a thread of its own; a concurrent one would
+    // borrow the global queue's.
+    private static let cancellations = DispatchQueue(label: "species.cancellations")
 
     /// Resumes the continuation, unless the exchange has finished already;
     /// whether it did.

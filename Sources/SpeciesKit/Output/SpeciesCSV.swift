@@ -3,6 +3,11 @@
 /// a double quote, a CR or an LF is quoted, its quotes doubled; a list is one
 /// cell, `a, b, c`; an absent value is empty. What could fool a terminal
 /// (`TerminalText`) is escaped, but for the CR and LF a quoted cell may hold.
+///
+/// A spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` as a
+/// formula (and some, one that begins with a tab or a CR): such a cell gets
+/// a `'` before it, as OWASP's advice on CSV injection says, unless it is a
+/// number (`-5`, `+1.5`), which stays a number.
 public enum SpeciesCSV {
     public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
         var text = record(fields.map(\.name))
@@ -17,8 +22,13 @@ public enum SpeciesCSV {
     }
 
     private static func cell(_ value: String) -> String {
-        let safe = TerminalText.escape(value, keepingLineBreaks: true)
+        let safe = TerminalText.escape(runsAsAFormula(value) ? "'" + value : value, keepingLineBreaks: true)
         guard safe.unicodeScalars.contains(where: { ["\r", "\n", ",", "\""].contains($0) }) else { return safe }
         return "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func runsAsAFormula(_ value: String) -> Bool {
+        guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return false }
+        return Double(value) == nil || !value.unicodeScalars.allSatisfy { "+-.0123456789".unicodeScalars.contains($0) }
     }
 }

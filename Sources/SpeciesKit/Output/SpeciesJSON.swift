@@ -137,13 +137,13 @@ struct JSONText {
         resetColor()
     }
 
-    /// A UTC timestamp with microseconds (`Timestamp.format`).
-    mutating func value(_ value: Date?) {
+    /// A UTC timestamp with microseconds (`Timestamp.text`).
+    mutating func value(_ value: Timestamp?) {
         guard let value else { return null() }
         startValue()
         paint(Color.string)
         bytes.append(UInt8(ascii: "\""))
-        Timestamp.append(value, to: &bytes)
+        value.append(to: &bytes)
         bytes.append(UInt8(ascii: "\""))
         resetColor()
     }

@@ -1,7 +1,9 @@
 /// `--format markdown`: a GitHub table, a header row of field names and a
 /// row per species, columns padded to line up, numbers aligned right. In a
-/// cell, `|` and `\` are escaped and a line break is `<br>`; what could fool
-/// a terminal is escaped (`TerminalText`); an absent value is empty.
+/// cell, `|` and `\` are escaped, `<`, `>` and `&` are written as HTML's
+/// entities (so no tag of a server's reaches a Markdown renderer), and a
+/// line break is `<br>`; what could fool a terminal is escaped
+/// (`TerminalText`); an absent value is empty.
 public enum SpeciesMarkdown {
     public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
         guard !fields.isEmpty else { return "" }
@@ -20,7 +22,8 @@ public enum SpeciesMarkdown {
     }
 
     private static func cell(_ value: String) -> String {
-        let lines = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
+        let lines = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
             .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         return TerminalText.escape(lines.joined(separator: "<br>"))
     }

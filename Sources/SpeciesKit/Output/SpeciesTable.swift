@@ -2,66 +2,83 @@
 public enum SpeciesTable {
     /// Shown for an absent value.
     static let missing = "-"
+    /// The fewest columns a cut column keeps: fewer show no useful part of
+    /// its values.
+    static let usefulWidth = 6
 
     /// A header row and one row per species, columns two spaces apart, with
     /// no trailing spaces; nothing at all for no species. Control characters
-    /// in the server's values are escaped (`TerminalText`). Within `width`
-    /// the widest columns are narrowed, their long cells ending in `…`, and
-    /// the headers last; with `color`, the header is bold and absent values
-    /// are dim.
+    /// in the server's values are escaped (`TerminalText`). Within `width`,
+    /// only the columns of `columns(_:fields:width:)`; with `color`, the
+    /// header is bold and absent values are dim.
     public static func render(
         _ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults, width: Int? = nil,
         color: Bool = false
     ) -> String {
         guard !species.isEmpty, !fields.isEmpty else { return "" }
-        let rows = species.map { item in fields.map { $0.text(of: item).map(TerminalText.escape) } }
-        let contentWidths = fields.indices.map { column in rows.map { DisplayWidth.of($0[column] ?? missing) }.max() ?? 0 }
-        var widths = fields.indices.map { max(DisplayWidth.of(fields[$0].title), contentWidths[$0]) }
-        if let width { narrow(&widths, to: width, fields: fields) }
-
+        let layout = Layout(species, fields: fields, width: width)
         let bold = color ? { "\u{1B}[1m\($0)\u{1B}[0m" } : { $0 }
         let dim = color ? { "\u{1B}[2m\($0)\u{1B}[0m" } : { $0 }
-        var text = line(fields.map(\.title), widths: widths, fields: fields) { _, cell in bold(cell) } + "\n"
-        for values in rows {
-            text += line(values.map { $0 ?? missing }, widths: widths, fields: fields) { column, cell in
-                values[column] == nil ? dim(cell) : cell
-            } + "\n"
+        var text = layout.line(layout.columns.map(\.field.title)) { _, cell in bold(cell) } + "\n"
+        for row in species.indices {
+            let values = layout.columns.map { $0.cells[row] }
+            text += layout.line(values.map { $0 ?? missing }) { column, cell in values[column] == nil ? dim(cell) : cell } + "\n"
         }
         return text
     }
 
-    /// Takes a column at a time until the table fits, from the widest that
-    /// can give: first down to its header's width, cutting values; then, when
-    /// every column is down to its header, the headers too. Numbers are never
-    /// cut (a cut number would read as another number); text keeps at least
-    /// four columns.
-    private static func narrow(_ widths: inout [Int], to width: Int, fields: [SpeciesField]) {
-        let minimums = fields.indices.map { fields[$0].isNumber ? widths[$0] : min(4, widths[$0]) }
-        let headers = fields.indices.map { max(minimums[$0], DisplayWidth.of(fields[$0].title)) }
-        var total = widths.reduce(0, +) + 2 * (widths.count - 1)
-        for floors in [headers, minimums] {
-            while total > width {
-                guard let column = widths.indices.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] })
-                else { break }
-                widths[column] -= 1
-                total -= 1
-            }
-        }
+    /// The fields a table of `species` shows within `width`, in their
+    /// order. The name (else the first field) stays, whole; the others are
+    /// left out whole, from the last, until the rest fits. Then the first
+    /// left out comes back cut, when what is left shows a useful part of it
+    /// (text only: a cut number would read as another number). The name is
+    /// cut only when it is all that is left and still too wide.
+    public static func columns(_ species: [StarWarsSpecies], fields: [SpeciesField], width: Int?) -> [SpeciesField] {
+        Layout(species, fields: fields, width: width).columns.map(\.field)
     }
 
-    /// One row: each cell cut to its column, styled, and padded outside the
-    /// style, so that escape sequences never count as width.
-    private static func line(
-        _ texts: [String], widths: [Int], fields: [SpeciesField], style: (Int, String) -> String
-    ) -> String {
-        var line = ""
-        for (column, text) in texts.enumerated() {
-            let cell = DisplayWidth.truncate(text, to: widths[column])
-            let padding = String(repeating: " ", count: max(0, widths[column] - DisplayWidth.of(cell)))
-            if column > 0 { line += "  " }
-            line += fields[column].isNumber ? padding + style(column, cell) : style(column, cell) + padding
+    private struct Layout {
+        typealias Column = (place: Int, field: SpeciesField, cells: [String?], width: Int)
+        var columns: [Column]
+
+        init(_ species: [StarWarsSpecies], fields: [SpeciesField], width: Int?) {
+            columns = fields.enumerated().map { place, field in
+                let cells = species.map { field.text(of: $0).map(TerminalText.escape) }
+                let width = cells.map { DisplayWidth.of($0 ?? missing) }.reduce(DisplayWidth.of(field.title), max)
+                return (place, field, cells, width)
+            }
+            guard let width, Self.total(columns) > width else { return }
+            let anchor = fields.firstIndex(of: .name) ?? 0
+            var leftOut: Column?
+            while Self.total(columns) > width, let last = columns.lastIndex(where: { $0.place != anchor }) {
+                leftOut = columns.remove(at: last)
+            }
+            let room = width - Self.total(columns) - 2
+            if Self.total(columns) > width, !columns[0].field.isNumber {
+                columns[0].width = max(1, width)
+            } else if var cut = leftOut, !cut.field.isNumber, room >= max(usefulWidth, DisplayWidth.of(cut.field.title)) {
+                cut.width = room
+                columns.insert(cut, at: columns.firstIndex { $0.place > cut.place } ?? columns.count)
+            }
         }
-        while line.last == " " { line.removeLast() }
-        return line
+
+        private static func total(_ columns: [Column]) -> Int {
+            columns.map(\.width).reduce(0, +) + 2 * max(0, columns.count - 1)
+        }
+
+        /// One row: each cell cut to its column, styled, and padded outside
+        /// the style, so that escape sequences never count as width.
+        func line(_ texts: [String], style: (Int, String) -> String) -> String {
+            var line = ""
+            for (index, text) in texts.enumerated() {
+                let column = columns[index]
+                let cell = DisplayWidth.truncate(text, to: column.width)
+                let padding = String(repeating: " ", count: max(0, column.width - DisplayWidth.of(cell)))
+                if index > 0 { line += "  " }
+                line += column.field.isNumber ? padding + style(index, cell) : style(index, cell) + padding
+            }
+            while line.last == " " { line.removeLast() }
+            return line
+        }
     }
 }

@@ -2,9 +2,10 @@
 package enum TerminalText {
     /// Shows as `\u{1B}` what could move the cursor, ring the bell, recolour
     /// the screen, or make text read in another order than it is written:
-    /// C0 and C1 control characters and DEL, bidirectional overrides and
-    /// isolates (U+202A-202E, U+2066-2069), zero-width characters
-    /// (U+200B-200F, U+FEFF) and line and paragraph separators
+    /// C0 and C1 control characters and DEL, bidirectional marks, overrides
+    /// and isolates (U+061C, U+200E-200F, U+202A-202E, U+2066-2069),
+    /// invisible characters (the soft hyphen U+00AD, U+180E, U+200B-200D,
+    /// U+2060-2065, U+206A-206F, U+FEFF) and line and paragraph separators
     /// (U+2028, U+2029). Tabs and newlines are escaped too: the detail text
     /// writes its own.
     package static func escape(_ text: String) -> String {
@@ -38,7 +39,7 @@ package enum TerminalText {
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case ..<0x20, 0x7F...0x9F, 0x200B...0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: true
+        case ..<0x20, 0x7F...0x9F, 0xAD, 0x61C, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x206F, 0xFEFF: true
         default: false
         }
     }
