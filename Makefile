@@ -5,6 +5,7 @@
 #   make uninstall PREFIX=~/.local removes exactly what install put there
 #   make dist                      dist/species-<version>-linux-<arch>.tar.gz, and dist/SHA256SUMS
 #   make deb                       dist/species_<version>_<arch>.deb, and dist/SHA256SUMS
+#   make reproducible              dist and deb in two clones: the same bytes
 #   make fuzz                      10,000 mutated responses, never a crash
 #   make soak                      2,000 HTTPS runs of the installed build, never a signal
 #   make bench                     timings and memory against a local server (docs/performance.md)
@@ -23,13 +24,29 @@ DIST ?= dist
 
 # The version is stated once, in Sources/SpeciesKit/Support/Version.swift.
 VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/SpeciesKit/Support/Version.swift)
+# Builds are reproducible: the same source gives the same bytes, wherever
+# and however often it is built. Their time is SOURCE_DATE_EPOCH, by default
+# the commit's (else now, outside git).
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+export SOURCE_DATE_EPOCH
 # What `species --version` says of the build: the commit (-dirty with
-# uncommitted changes), when built from git, and the day, in UTC
-# (SOURCE_DATE_EPOCH's, when set, for a reproducible build).
+# uncommitted changes), when built from git, and the day of
+# SOURCE_DATE_EPOCH, in UTC.
 COMMIT := $(shell git rev-parse --short=7 HEAD 2>/dev/null)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
-BUILD_DATE := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%d)
+BUILD_DATE := $(shell date -u -d "@$(SOURCE_DATE_EPOCH)" +%Y-%m-%d)
 BUILD_INFO = -Xcc '-DSPECIES_BUILD_COMMIT="$(COMMIT)"' -Xcc '-DSPECIES_BUILD_DATE="$(BUILD_DATE)"'
-RELEASE = $(SWIFT) build -c release --scratch-path "$(SCRATCH)" $(BUILD_INFO)
+# No path of this folder in the binary (Swift's and C's file names); no hash
+# of Swift's incremental code generation, which differs from build to build
+# (.swift_modhash); and no debug information, which install strips anyway,
+# but whose references to clang's module cache (a folder named by a hash of
+# the compiler's arguments) would change the build-id.
+ROOT := $(abspath .)
+REPRODUCIBLE = -Xswiftc -file-prefix-map -Xswiftc $(ROOT)=. -Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen \
+  -Xswiftc -gnone -Xcc -ffile-prefix-map=$(ROOT)=. -Xcc -g0
+# Debian's hardening where the toolchain allows: symbols bound at start-up
+# (bindnow, so the relocations can be read-only), and fortified C.
+HARDENING = -Xlinker -z -Xlinker now -Xcc -O2 -Xcc -D_FORTIFY_SOURCE=2
+RELEASE = $(SWIFT) build -c release --scratch-path "$(SCRATCH)" $(BUILD_INFO) $(REPRODUCIBLE) $(HARDENING)
 
 BIN_DIR = $(DESTDIR)$(PREFIX)/bin
 MAN_DIR = $(DESTDIR)$(PREFIX)/share/man/man1
@@ -43,7 +60,7 @@ DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/species
 INSTALLED = $(BIN_DIR)/species $(MAN_DIR)/species.1 $(BASH_DIR)/species $(ZSH_DIR)/_species $(FISH_DIR)/species.fish \
   $(DOC_DIR)/README.md $(DOC_DIR)/LICENSE $(DOC_DIR)/LICENSE.swapi-data
 
-.PHONY: build test run release install uninstall dist deb man bundle goldens clean serve fuzz soak bench
+.PHONY: build test run release install uninstall dist deb reproducible man bundle goldens clean serve fuzz soak bench
 
 build:
 	$(SWIFT) build $(BUILD_INFO)
@@ -78,7 +95,7 @@ release:
 install: release
 	@bin="$$($(RELEASE) --show-bin-path)/species"; \
 	  install -d "$(BIN_DIR)" "$(MAN_DIR)" "$(BASH_DIR)" "$(ZSH_DIR)" "$(FISH_DIR)" "$(DOC_DIR)" && \
-	  install -m 755 -s "$$bin" "$(BIN_DIR)/species" && \
+	  install -m 755 "$$bin" "$(BIN_DIR)/species" && strip --strip-all --remove-section=.comment "$(BIN_DIR)/species" && \
 	  install -m 644 Sources/species/species.1 "$(MAN_DIR)/species.1" && \
 	  "$$bin" completions bash > "$(BASH_DIR)/species" && \
 	  "$$bin" completions zsh > "$(ZSH_DIR)/_species" && \
@@ -116,22 +133,25 @@ CHECKSUMS = cd "$(DIST)" && sha256sum $$(ls species-*.tar.gz species_*.deb 2>/de
 
 # A tarball of what install puts under a prefix, in a folder of its own:
 # `tar -xzf species-*.tar.gz -C ~/.local --strip-components=1` installs it.
-# Files in name order, owned by root, dated SOURCE_DATE_EPOCH (else now).
+# Files in name order, owned by root, dated SOURCE_DATE_EPOCH.
 ARCH := $(shell uname -m)
 STAGE = $(abspath $(DIST))/species-$(VERSION)-linux-$(ARCH)
 dist: release
 	@rm -rf "$(STAGE)" && mkdir -p "$(DIST)"
 	@$(MAKE) --no-print-directory install PREFIX="$(STAGE)" HINTS=no >/dev/null
-	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" \
+	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$(SOURCE_DATE_EPOCH)" \
 	  -C "$(DIST)" -cf - "$(notdir $(STAGE))" | gzip -9n > "$(STAGE).tar.gz"
 	@rm -rf "$(STAGE)"
 	@$(CHECKSUMS)
 	@echo "wrote $(STAGE).tar.gz and $(abspath $(DIST))/SHA256SUMS"
 
 # A Debian package, made by dpkg-deb alone: the files where Debian's shells
-# look, the manual page gzipped, the licences as its copyright file, and
-# Depends: the packages of the libraries the executable needs (readelf's
-# NEEDED, found by ldd, owned per dpkg -S).
+# look, the manual page gzipped, the licences as its copyright file, a
+# changelog of one entry for the version, md5sums, and Depends: the packages
+# of the libraries the executable needs (readelf's NEEDED, found by ldd,
+# owned per dpkg -S). lintian accepts it (docs/performance.md says what it
+# still notes). dpkg-deb dates what it packs by SOURCE_DATE_EPOCH.
+MAINTAINER = species maintainers <maintainers@users.noreply.a-seed-03b71a6a.example>
 DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
 DEB = $(abspath $(DIST))/species_$(VERSION)_$(DEB_ARCH).deb
 DEB_ROOT = $(abspath $(DIST))/deb-root
@@ -141,7 +161,10 @@ deb: release
 	@$(MAKE) --no-print-directory install DESTDIR="$(DEB_ROOT)" PREFIX=/usr ZSH_FOLDER=vendor-completions >/dev/null
 	@cd "$(DEB_ROOT)/usr/share" && gzip -9n man/man1/species.1 && \
 	  { cat doc/species/LICENSE; echo; echo "The SWAPI data built into species:"; echo; cat doc/species/LICENSE.swapi-data; } \
-	    > doc/species/copyright && rm doc/species/LICENSE doc/species/LICENSE.swapi-data
+	    > doc/species/copyright && rm doc/species/LICENSE doc/species/LICENSE.swapi-data && \
+	  { echo "species ($(VERSION)) unstable; urgency=medium"; echo; \
+	    echo "  * species $(VERSION); what it does is in /usr/share/doc/species/README.md."; echo; \
+	    echo " -- $(MAINTAINER)  $$(date -u -R -d "@$(SOURCE_DATE_EPOCH)")"; } | gzip -9n > doc/species/changelog.gz
 	@bin="$(DEB_ROOT)/usr/bin/species"; \
 	  depends=$$(for lib in $$(readelf -d "$$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do \
 	    path=$$(ldd "$$bin" | awk -v lib="$$lib" '$$1 == lib && $$3 ~ /^\// {print $$3}'); \
@@ -149,18 +172,33 @@ deb: release
 	  done | sort -u | paste -sd, | sed 's/,/, /g'); \
 	  mkdir -p "$(DEB_ROOT)/DEBIAN" && \
 	  { echo "Package: species"; echo "Version: $(VERSION)"; echo "Architecture: $(DEB_ARCH)"; \
-	    echo "Maintainer: species maintainers <species@localhost>"; \
+	    echo "Maintainer: $(MAINTAINER)"; \
 	    echo "Installed-Size: $$(du -sk "$(DEB_ROOT)/usr" | cut -f1)"; echo "Depends: $$depends"; \
 	    echo "Section: utils"; echo "Priority: optional"; \
 	    echo "Description: browse the species of the Star Wars API (SWAPI)"; \
 	    echo " species prints SWAPI's species as a table, TSV, CSV, Markdown or JSON made"; \
 	    echo " for jq, asking SWAPI's public services in turn, and answers without a"; \
 	    echo " network from its cache or the SWAPI data built into it."; \
-	  } > "$(DEB_ROOT)/DEBIAN/control"
+	  } > "$(DEB_ROOT)/DEBIAN/control" && \
+	  cd "$(DEB_ROOT)" && find usr -type f | LC_ALL=C sort | xargs md5sum > DEBIAN/md5sums
 	dpkg-deb --root-owner-group -Zgzip --build "$(DEB_ROOT)" "$(DEB)" >/dev/null
 	@rm -rf "$(DEB_ROOT)"
 	@$(CHECKSUMS)
 	@echo "wrote $(DEB) and $(abspath $(DIST))/SHA256SUMS"
+
+# Proves the builds reproducible: dist and deb in two clean clones of HEAD,
+# in folders of other names and depths, and again in the first from
+# nothing, must give the same SHA256SUMS each time. About four minutes.
+reproducible:
+	@one=$$(mktemp -d) && two=$$(mktemp -d) && \
+	  git clone -q . "$$one/species" && git clone -q . "$$two/another/place" && \
+	  build() { $(MAKE) --no-print-directory -s -C "$$1" dist deb >/dev/null && cat "$$1/dist/SHA256SUMS"; } && \
+	  first=$$(build "$$one/species") && second=$$(build "$$two/another/place") && \
+	  rm -rf "$$one/species/.build" "$$one/species/dist" && third=$$(build "$$one/species") && \
+	  if [ "$$first" = "$$second" ] && [ "$$first" = "$$third" ]; then \
+	    echo "$$first"; echo "reproducible: three builds in two folders, the same bytes"; rm -rf "$$one" "$$two"; \
+	  else printf '%s\n\n%s\n\n%s\n' "$$first" "$$second" "$$third"; \
+	    echo "reproducible: the builds differ; they are in $$one and $$two" >&2; exit 1; fi
 
 # Rewrites the manual page from the command definitions behind --help; a
 # test fails until it is rewritten after they change.

@@ -252,7 +252,7 @@ struct PackagingTests {
         #expect(
             paths == [
                 "./usr/bin/species", "./usr/share/bash-completion/completions/species", "./usr/share/doc/species/README.md",
-                "./usr/share/doc/species/copyright", "./usr/share/fish/vendor_completions.d/species.fish",
+                "./usr/share/doc/species/changelog.gz", "./usr/share/doc/species/copyright", "./usr/share/fish/vendor_completions.d/species.fish",
                 "./usr/share/man/man1/species.1.gz", "./usr/share/zsh/vendor-completions/_species",
             ], "\(contents)")
         #expect(contents.stdout.split(separator: "\n").allSatisfy { $0.contains(" root/root ") })
@@ -268,6 +268,19 @@ struct PackagingTests {
         #expect(page.stdout == (try Fixtures.text("../Sources/species/species.1")))
         let copyright = try String(contentsOf: unpacked.appendingPathComponent("usr/share/doc/species/copyright"), encoding: .utf8)
         #expect(copyright.contains(try Fixtures.text("swapi-data/LICENSE")), "the SWAPI data's licence travels with its copy")
+        let md5sums = try await Self.command(["dpkg-deb", "-I", deb, "md5sums"])
+        #expect(md5sums.stdout.split(separator: "\n").contains { $0.hasSuffix("  usr/bin/species") }, "\(md5sums)")
+    }
+
+    /// Debian's own checker finds no error (what it still notes is in
+    /// docs/performance.md).
+    @Test(.enabled(if: isExecutable("lintian"), "lintian is not installed"))
+    func lintianFindsNoError() async throws {
+        let folder = try await Self.packages.value
+        let deb = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".deb") })
+        let result = try await Self.command(["lintian", "--fail-on", "error", folder.appendingPathComponent(deb).path], timeout: 300)
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains("\nE: ") && !result.stdout.hasPrefix("E: "), "\(result)")
     }
 
     /// dpkg -i into a throwaway root that knows this machine's packages, so
