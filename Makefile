@@ -9,6 +9,8 @@
 #   make fuzz                      10,000 mutated responses, never a crash
 #   make soak                      2,000 HTTPS runs of the installed build, never a signal
 #   make bench                     timings and memory against a local server (docs/performance.md)
+#   make format                    rewrites Sources and Tests in the style of .swift-format
+#   make lint                      checks that style, as CI does
 #   make man                       rewrites the manual page, Sources/species/species.1
 #   make bundle                    rewrites the SWAPI data built into species
 #   make goldens                   rewrites the expected detail texts
@@ -60,7 +62,7 @@ DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/species
 INSTALLED = $(BIN_DIR)/species $(MAN_DIR)/species.1 $(BASH_DIR)/species $(ZSH_DIR)/_species $(FISH_DIR)/species.fish \
   $(DOC_DIR)/README.md $(DOC_DIR)/LICENSE $(DOC_DIR)/LICENSE.swapi-data
 
-.PHONY: build test run release install uninstall dist deb reproducible man bundle goldens clean serve fuzz soak bench
+.PHONY: build test run release install uninstall dist deb reproducible format lint man bundle goldens clean serve fuzz soak bench
 
 build:
 	$(SWIFT) build $(BUILD_INFO)
@@ -199,6 +201,14 @@ reproducible:
 	    echo "$$first"; echo "reproducible: three builds in two folders, the same bytes"; rm -rf "$$one" "$$two"; \
 	  else printf '%s\n\n%s\n\n%s\n' "$$first" "$$second" "$$third"; \
 	    echo "reproducible: the builds differ; they are in $$one and $$two" >&2; exit 1; fi
+
+# The style of .swift-format (Tests/.swift-format there: its public helpers
+# need no documentation): `format` rewrites, `lint` only checks, as CI does.
+FORMATTED = Package.swift Sources Tests
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 
 # Rewrites the manual page from the command definitions behind --help; a
 # test fails until it is rewritten after they change.
