@@ -4,7 +4,9 @@ import PackageDescription
 // The functions of URLSessionFixes that stand in for libcurl's. A dynamic
 // build must export them from the executable, so that the dynamic linker
 // gives FoundationNetworking these rather than libcurl's own.
-let libcurlStandIns = ["curl_multi_setopt", "curl_easy_setopt", "curl_easy_cleanup", "curl_multi_add_handle", "curl_multi_info_read"]
+let libcurlStandIns = [
+    "curl_multi_setopt", "curl_easy_setopt", "curl_easy_cleanup", "curl_multi_add_handle", "curl_multi_info_read",
+]
 
 // An async function without an actor runs where its caller does (SE-0461),
 // not on the thread pool: an answer from the cache then needs no thread
@@ -30,12 +32,19 @@ let package = Package(
             name: "species", dependencies: ["SpeciesKit", "URLSessionFixes", "BuildInfo"], exclude: ["species.1"],
             swiftSettings: callerIsolation,
             linkerSettings: [
-                .unsafeFlags(libcurlStandIns.flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] }, .when(platforms: [.linux]))
+                .unsafeFlags(
+                    libcurlStandIns.flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] },
+                    .when(platforms: [.linux]))
             ]),
-        .target(name: "TestSupport", dependencies: ["SpeciesKit"], path: "Tests/TestSupport", swiftSettings: callerIsolation),
-        .testTarget(name: "SpeciesKitTests", dependencies: ["SpeciesKit", "TestSupport"], swiftSettings: callerIsolation),
+        .target(
+            name: "TestSupport", dependencies: ["SpeciesKit"], path: "Tests/TestSupport", swiftSettings: callerIsolation
+        ),
+        .testTarget(
+            name: "SpeciesKitTests", dependencies: ["SpeciesKit", "TestSupport"], swiftSettings: callerIsolation),
         // Depends on the executable so that `swift test` builds the binary the
         // end-to-end tests run, and so the command line can be unit-tested.
-        .testTarget(name: "SpeciesCLITests", dependencies: ["species", "SpeciesKit", "TestSupport"], swiftSettings: callerIsolation),
+        .testTarget(
+            name: "SpeciesCLITests", dependencies: ["species", "SpeciesKit", "TestSupport"],
+            swiftSettings: callerIsolation),
     ]
 )

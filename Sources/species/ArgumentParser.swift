@@ -16,7 +16,9 @@ struct ParsedArguments: Equatable {
     func values(_ option: OptionDefinition) -> [String] { values[option.key] ?? [] }
     func has(_ option: OptionDefinition) -> Bool { flags.contains(option.key) || values[option.key] != nil }
 
-    fileprivate mutating func set(_ option: OptionDefinition, to value: String) { values[option.key, default: []].append(value) }
+    fileprivate mutating func set(_ option: OptionDefinition, to value: String) {
+        values[option.key, default: []].append(value)
+    }
     fileprivate mutating func set(_ option: OptionDefinition) { flags.insert(option.key) }
     fileprivate mutating func append(_ positional: String) { positionals.append(positional) }
 }
@@ -49,7 +51,9 @@ struct ArgumentParser {
             }
             guard let command = subcommands.first(where: { $0.name == word }) else {
                 let names = subcommands.filter { !$0.hidden }.map(\.name)
-                throw UsageError(message: "unknown subcommand '\(Excerpt.of(word))'" + Self.suggestion(for: word, among: names), command: root)
+                throw UsageError(
+                    message: "unknown subcommand '\(Excerpt.of(word))'" + Self.suggestion(for: word, among: names),
+                    command: root)
             }
             return (command, index)
         }
@@ -77,7 +81,9 @@ struct ArgumentParser {
             let (name, inlineValue) = Self.splitInlineValue(word)
             guard let option = options.first(where: { $0.names.contains(name) }) else {
                 let names = options.flatMap(\.names).filter { $0.hasPrefix("--") }
-                throw UsageError(message: "unknown option '\(Excerpt.of(name))'" + Self.suggestion(for: name, among: names), command: command)
+                throw UsageError(
+                    message: "unknown option '\(Excerpt.of(name))'" + Self.suggestion(for: name, among: names),
+                    command: command)
             }
             switch (option.takesValue, inlineValue) {
             case (true, let value?):
@@ -97,7 +103,8 @@ struct ArgumentParser {
         for group in command.exclusive + globalExclusive {
             let given = group.filter(parsed.has)
             if given.count > 1 {
-                throw UsageError(message: "'\(given[0].key)' and '\(given[1].key)' cannot be used together", command: command)
+                throw UsageError(
+                    message: "'\(given[0].key)' and '\(given[1].key)' cannot be used together", command: command)
             }
         }
         return parsed

@@ -26,12 +26,14 @@ struct CacheCommand: Sendable, Equatable {
         switch action {
         case .info:
             let summary = cache.summary()
-            var text = "directory: \(directory.path)\nentries: \(summary.entries), \(ByteCount.describe(summary.bytes))\n"
+            var text =
+                "directory: \(directory.path)\nentries: \(summary.entries), \(ByteCount.describe(summary.bytes))\n"
             if let oldest = summary.oldest, let newest = summary.newest {
                 text += "oldest: \(Self.describe(oldest))\nnewest: \(Self.describe(newest))\n"
             }
             for (list, remembered) in ServiceMemory.all(in: cache) {
-                text += "answering: \(remembered.service) since \(Self.describe(remembered.since)), "
+                text +=
+                    "answering: \(remembered.service) since \(Self.describe(remembered.since)), "
                     + "last confirmed \(Self.describe(remembered.confirmed)), for \(list.joined(separator: " "))\n"
             }
             output.write(text)

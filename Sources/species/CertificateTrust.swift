@@ -24,8 +24,12 @@ enum CertificateTrust {
             guard stat(variable.path, &status) == 0 else { continue }
             let kind = status.st_mode & S_IFMT
             guard kind != wanted else { continue }
-            let kinds = [S_IFIFO: "a FIFO", S_IFCHR: "a device", S_IFBLK: "a device", S_IFSOCK: "a socket", S_IFDIR: "a folder", S_IFREG: "a file"]
-            return "\(variable.name) names \(variable.path), \(kinds[kind] ?? "no file"), not \(wanted == S_IFREG ? "a file" : "a folder") of certificates"
+            let kinds = [
+                S_IFIFO: "a FIFO", S_IFCHR: "a device", S_IFBLK: "a device", S_IFSOCK: "a socket", S_IFDIR: "a folder",
+                S_IFREG: "a file",
+            ]
+            return
+                "\(variable.name) names \(variable.path), \(kinds[kind] ?? "no file"), not \(wanted == S_IFREG ? "a file" : "a folder") of certificates"
         }
         url_session_fixes_trust(file?.path, folder?.path)
         return nil

@@ -79,7 +79,8 @@ enum CompletionScript {
 
                     """
             } else if let words = values(of: option) {
-                script += "        \(names)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+                script +=
+                    "        \(names)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
             } else {
                 script += "        \(names)) COMPREPLY=(); return ;;\n"
             }
@@ -91,7 +92,8 @@ enum CompletionScript {
 
             """
         for command in commands {
-            script += "            \(command.name)) COMPREPLY=($(compgen -W \"\(options(of: command).joined(separator: " "))\" -- \"$cur\")) ;;\n"
+            script +=
+                "            \(command.name)) COMPREPLY=($(compgen -W \"\(options(of: command).joined(separator: " "))\" -- \"$cur\")) ;;\n"
         }
         script += """
                         *) COMPREPLY=($(compgen -W "\(options(of: Commands.root).joined(separator: " "))" -- "$cur")) ;;
@@ -105,7 +107,8 @@ enum CompletionScript {
         for command in commands {
             switch arguments(of: command) {
             case .words(let words):
-                script += "        \(command.name)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")) ;;\n"
+                script +=
+                    "        \(command.name)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")) ;;\n"
             case .speciesNames:
                 script += """
                             \(command.name))
@@ -164,7 +167,8 @@ enum CompletionScript {
         for option in valueOptions {
             let names = option.names.joined(separator: "|")
             if option.takesList, let words = values(of: option) {
-                script += "        \(names)) compset -P '*,'; compadd -S '' -- \(words.joined(separator: " ")); return ;;\n"
+                script +=
+                    "        \(names)) compset -P '*,'; compadd -S '' -- \(words.joined(separator: " ")); return ;;\n"
             } else if let words = values(of: option) {
                 script += "        \(names)) compadd -- \(words.joined(separator: " ")); return ;;\n"
             } else {
@@ -247,7 +251,8 @@ enum CompletionScript {
             """
         let anyCommand = commands.map(\.name).joined(separator: " ")
         for command in commands {
-            script += "complete -c species -n 'not __fish_seen_subcommand_from \(anyCommand)' -a \(command.name) -d \(fishQuoted(brief(command.abstract)))\n"
+            script +=
+                "complete -c species -n 'not __fish_seen_subcommand_from \(anyCommand)' -a \(command.name) -d \(fishQuoted(brief(command.abstract)))\n"
         }
         for option in Options.global + [Options.help.definition] {
             script += fishOption(option, condition: nil)
@@ -258,9 +263,11 @@ enum CompletionScript {
             }
             switch arguments(of: command) {
             case .words(let words):
-                script += "complete -c species -n '__fish_seen_subcommand_from \(command.name)' -a '\(words.joined(separator: " "))'\n"
+                script +=
+                    "complete -c species -n '__fish_seen_subcommand_from \(command.name)' -a '\(words.joined(separator: " "))'\n"
             case .speciesNames:
-                script += "complete -c species -n '__fish_seen_subcommand_from \(command.name)' -a '(command species __complete-names 2>/dev/null)'\n"
+                script +=
+                    "complete -c species -n '__fish_seen_subcommand_from \(command.name)' -a '(command species __complete-names 2>/dev/null)'\n"
             case .nothing:
                 continue
             }

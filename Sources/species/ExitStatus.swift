@@ -17,7 +17,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     var meaning: String {
         switch self {
         case .success: "Success, also when the cache or the built-in data answered for an API that could not."
-        case .nothingMatched: "Nothing matched: no such name, id or page, a search with no results, or an ambiguous name."
+        case .nothingMatched:
+            "Nothing matched: no such name, id or page, a search with no results, or an ambiguous name."
         case .usage:
             "Usage error: unknown command or option, missing or malformed argument, a URL that is not a species of the API, "
                 + "a certificate variable that names neither a file nor a folder."
@@ -26,7 +27,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .unavailable:
             "No service could be reached, or each timed out, answered with an HTTP error (the last after retries) or was not SWAPI, and nothing could stand in."
         case .internalError: "A bug in species."
-        case .ioError: "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."
+        case .ioError:
+            "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."
         case .interrupted: "Interrupted (Ctrl-C)."
         }
     }

@@ -19,7 +19,9 @@ struct HelpFormatter {
         self.width = min(max(width, Self.widths.lowerBound), Self.widths.upperBound)
     }
 
-    func render(_ command: CommandDefinition, subcommands: [CommandDefinition], globalOptions: [OptionDefinition]) -> String {
+    func render(_ command: CommandDefinition, subcommands: [CommandDefinition], globalOptions: [OptionDefinition])
+        -> String
+    {
         var sections = [
             wrap("OVERVIEW: " + command.abstract, width: width).joined(separator: "\n"),
             usage(command, label: "USAGE:"),
@@ -32,18 +34,26 @@ struct HelpFormatter {
             let names = globalOptions.map { $0.names.joined(separator: "/") }.joined(separator: ", ")
             let root = command.path.split(separator: " ").first.map(String.init) ?? command.path
             sections.append(
-                "GLOBAL OPTIONS:\n" + wrap(names + "; see '\(root) --help'.", width: width - 2).map { "  " + $0 }.joined(separator: "\n"))
+                "GLOBAL OPTIONS:\n"
+                    + wrap(names + "; see '\(root) --help'.", width: width - 2).map { "  " + $0 }.joined(
+                        separator: "\n"))
         } else {
             sections.append(
                 "SUBCOMMANDS:\n" + rows(subcommands.map { ($0.name, $0.abstract) })
-                    + "\n\n" + wrap("See '\(command.path) help <subcommand>' for detailed help.", width: width - 2).map { "  " + $0 }
+                    + "\n\n"
+                    + wrap("See '\(command.path) help <subcommand>' for detailed help.", width: width - 2).map {
+                        "  " + $0
+                    }
                     .joined(separator: "\n"))
         }
         if !command.examples.isEmpty {
-            sections.append("EXAMPLES:\n" + command.examples.map { example in
-                (wrap(example.description, width: width - 2).map { "  " + $0 } + example.lines(width: width - 4).map { "    " + $0 })
-                    .joined(separator: "\n")
-            }.joined(separator: "\n"))
+            sections.append(
+                "EXAMPLES:\n"
+                    + command.examples.map { example in
+                        (wrap(example.description, width: width - 2).map { "  " + $0 }
+                            + example.lines(width: width - 4).map { "    " + $0 })
+                            .joined(separator: "\n")
+                    }.joined(separator: "\n"))
         }
         return sections.joined(separator: "\n\n") + "\n"
     }

@@ -48,7 +48,9 @@ extension Invocation {
             let settings = try Self.settings(parsed, environment)
             self = .show(try Self.showCommand(parsed, roots: settings.client.roots), settings)
         case Commands.cache:
-            self = .cache(CacheCommand(try Self.choice(of: parsed), directory: ResponseCache.defaultDirectory(environment: environment)))
+            self = .cache(
+                CacheCommand(
+                    try Self.choice(of: parsed), directory: ResponseCache.defaultDirectory(environment: environment)))
         case Commands.completions:
             self = .completions(try Self.choice(of: parsed))
         case Commands.completeNames:
@@ -78,21 +80,27 @@ extension Invocation {
         guard let command = Commands.visibleSubcommands.first(where: { $0.name == name }) else {
             let names = Commands.visibleSubcommands.map(\.name)
             throw UsageError(
-                message: "unknown subcommand '\(Excerpt.of(name))'" + ArgumentParser.suggestion(for: name, among: names),
+                message: "unknown subcommand '\(Excerpt.of(name))'"
+                    + ArgumentParser.suggestion(for: name, among: names),
                 command: parsed.command)
         }
         return helpText(for: command, width: width)
     }
 
-    private static func listCommand(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> ListCommand {
+    private static func listCommand(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError)
+        -> ListCommand
+    {
         try expectArguments(parsed, atMost: 0)
         var command = ListCommand()
         command.page = try parsed.value(of: Options.page, environment: environment)
         command.allPages = parsed.has(Options.allPages.definition)
         command.search = try parsed.value(of: Options.search, environment: environment)
         command.format =
-            parsed.has(Options.json.definition) ? .json : parsed.has(Options.jsonl.definition) ? .jsonl
-            : try parsed.value(of: Options.format, environment: environment)
+            parsed.has(Options.json.definition)
+            ? .json
+            : parsed.has(Options.jsonl.definition)
+                ? .jsonl
+                : try parsed.value(of: Options.format, environment: environment)
         command.order = try parsed.value(of: Options.sort, environment: environment)
         command.reversed = parsed.has(Options.reverse.definition)
         command.fields = try parsed.value(of: Options.fields, environment: environment)
@@ -111,11 +119,15 @@ extension Invocation {
         } catch {
             throw UsageError(message: error.description, command: parsed.command)
         }
-        return ShowCommand(query: query, json: parsed.has(Options.showJSON.definition), related: parsed.has(Options.related.definition))
+        return ShowCommand(
+            query: query, json: parsed.has(Options.showJSON.definition), related: parsed.has(Options.related.definition)
+        )
     }
 
     /// The one argument of `completions` and `cache`, among its choices.
-    private static func choice<Choice: RawRepresentable<String>>(of parsed: ParsedArguments) throws(UsageError) -> Choice {
+    private static func choice<Choice: RawRepresentable<String>>(of parsed: ParsedArguments) throws(UsageError)
+        -> Choice
+    {
         let argument = parsed.command.arguments.first
         try expectArguments(parsed, atMost: 1)
         guard let name = parsed.positionals.first else {
@@ -124,7 +136,8 @@ extension Invocation {
         guard let choice = Choice(rawValue: name) else {
             let choices = argument?.choices ?? []
             throw UsageError(
-                message: "unknown argument '\(Excerpt.of(name))': expected \(SpeciesError.alternatives(choices.map { "'\($0)'" }))"
+                message:
+                    "unknown argument '\(Excerpt.of(name))': expected \(SpeciesError.alternatives(choices.map { "'\($0)'" }))"
                     + ArgumentParser.suggestion(for: name, among: choices),
                 command: parsed.command)
         }
@@ -132,7 +145,9 @@ extension Invocation {
     }
 
     /// Each global option, else its environment variable, else its default.
-    private static func settings(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) -> GlobalSettings {
+    private static func settings(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError)
+        -> GlobalSettings
+    {
         var settings = GlobalSettings()
         // Each --base-url adds to the list.
         settings.client.roots = try parsed.values(of: Options.baseURL, environment: environment).flatMap { $0 }
@@ -147,7 +162,8 @@ extension Invocation {
         }
         settings.client.cache.maxAge = try parsed.value(of: Options.maxAge, environment: environment)
         settings.client.cache.mode =
-            parsed.isSet(Options.offline, environment: environment) ? .offline
+            parsed.isSet(Options.offline, environment: environment)
+            ? .offline
             : parsed.isSet(Options.refresh, environment: environment) ? .refresh : .normal
         settings.colorMode = try parsed.value(of: Options.color, environment: environment)
         settings.quiet = parsed.isSet(Options.quiet, environment: environment)
@@ -157,6 +173,7 @@ extension Invocation {
 
     private static func expectArguments(_ parsed: ParsedArguments, atMost count: Int) throws(UsageError) {
         guard parsed.positionals.count > count else { return }
-        throw UsageError(message: "unexpected argument '\(Excerpt.of(parsed.positionals[count]))'", command: parsed.command)
+        throw UsageError(
+            message: "unexpected argument '\(Excerpt.of(parsed.positionals[count]))'", command: parsed.command)
     }
 }

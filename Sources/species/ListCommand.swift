@@ -83,7 +83,8 @@ struct ListCommand: Sendable, Equatable {
             if let width = terminal.width, shown.count < columns.count, !species.isEmpty {
                 let left = columns.filter { !shown.contains($0) }.map(\.name)
                 context.diagnostics.note(
-                    "the table leaves out \(SpeciesError.alternatives(left, conjunction: "and")) to fit in \(width) columns; --fields chooses them")
+                    "the table leaves out \(SpeciesError.alternatives(left, conjunction: "and")) to fit in \(width) columns; --fields chooses them"
+                )
             }
             output.write(SpeciesTable.render(species, fields: columns, width: terminal.width, color: terminal.color))
         case .tsv: output.write(SpeciesTSV.render(species, fields: columns))

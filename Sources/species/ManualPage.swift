@@ -13,7 +13,9 @@ enum ManualPage {
     /// The environment variables: the options' own, then the others.
     static var environment: [(name: String, meaning: String)] {
         (Options.global + Commands.subcommands.flatMap(\.options)).uniqued().compactMap { option in
-            option.environment.map { ($0, option.takesValue ? "As \(option.key), when it is not given." : "When 1, as \(option.key).") }
+            option.environment.map {
+                ($0, option.takesValue ? "As \(option.key), when it is not given." : "When 1, as \(option.key).")
+            }
         } + EnvironmentVariables.others
     }
 
@@ -24,7 +26,10 @@ enum ManualPage {
         page.request("nh")
         page.request("ad", "l")
         page.section("NAME")
-        page.text("species \\- " + Roff.escape(Commands.root.abstract.prefix(1).lowercased() + Commands.root.abstract.dropFirst().dropLast()))
+        page.text(
+            "species \\- "
+                + Roff.escape(
+                    Commands.root.abstract.prefix(1).lowercased() + Commands.root.abstract.dropFirst().dropLast()))
 
         page.section("SYNOPSIS")
         for command in Commands.visibleSubcommands + [Commands.root] {
@@ -34,7 +39,8 @@ enum ManualPage {
 
         page.section("DESCRIPTION")
         page.paragraph(
-            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, CSV, a Markdown table, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. It asks SWAPI's public services in turn (swapi.dev, swapi.py4e.com, www.swapi.tech, swapi.info), remembers the one that answered, and speaks each of their dialects. Responses are cached; when no service can answer, the cache answers, and for SWAPI's own hosts the SWAPI data built into species; --offline never uses the network.")
+            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, CSV, a Markdown table, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. It asks SWAPI's public services in turn (swapi.dev, swapi.py4e.com, www.swapi.tech, swapi.info), remembers the one that answered, and speaks each of their dialects. Responses are cached; when no service can answer, the cache answers, and for SWAPI's own hosts the SWAPI data built into species; --offline never uses the network."
+        )
 
         page.section("COMMANDS")
         for command in Commands.visibleSubcommands {

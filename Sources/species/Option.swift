@@ -16,7 +16,10 @@ struct Option<Value: Sendable>: Sendable {
         var suggestion: String?
     }
 
-    init(_ definition: OptionDefinition, default defaultValue: Value, read: @escaping @Sendable (String) -> Result<Value, Rejection>) {
+    init(
+        _ definition: OptionDefinition, default defaultValue: Value,
+        read: @escaping @Sendable (String) -> Result<Value, Rejection>
+    ) {
         self.definition = definition
         self.defaultValue = defaultValue
         self.read = read
@@ -24,7 +27,10 @@ struct Option<Value: Sendable>: Sendable {
 
     /// An option whose text is read by `convert`, which gives nil for a
     /// text that is not `expected`.
-    init(_ definition: OptionDefinition, default defaultValue: Value, expected: String, _ convert: @escaping @Sendable (String) -> Value?) {
+    init(
+        _ definition: OptionDefinition, default defaultValue: Value, expected: String,
+        _ convert: @escaping @Sendable (String) -> Value?
+    ) {
         self.init(definition, default: defaultValue) { text in
             convert(text).map(Result.success) ?? .failure(Rejection(text: text, expected: expected))
         }
@@ -36,7 +42,8 @@ extension Option {
     /// `expected` says what it asks for. A number past any Int is asked to
     /// be smaller, not told it is no whole number.
     init(
-        _ definition: OptionDefinition, default defaultValue: Value, wholeNumberIn range: ClosedRange<Int>, expected: String,
+        _ definition: OptionDefinition, default defaultValue: Value, wholeNumberIn range: ClosedRange<Int>,
+        expected: String,
         wrap: @escaping @Sendable (Int) -> Value
     ) {
         self.init(definition, default: defaultValue) { text in
@@ -52,7 +59,8 @@ extension Option {
     /// An option whose value is one of `cases`, named by `name`; a wrong
     /// one is told the nearest.
     static func choosing<Choice: Sendable>(
-        _ definition: OptionDefinition, among cases: [Choice], default defaultValue: Value, named name: @escaping @Sendable (Choice) -> String,
+        _ definition: OptionDefinition, among cases: [Choice], default defaultValue: Value,
+        named name: @escaping @Sendable (Choice) -> String,
         wrap: @escaping @Sendable (Choice) -> Value
     ) -> Option {
         Option(definition, default: defaultValue) { text in
@@ -103,7 +111,8 @@ extension ParsedArguments {
     /// Whether the flag is given, or its environment variable says so.
     func isSet(_ flag: Flag, environment: [String: String]) -> Bool {
         has(flag.definition)
-            || flag.definition.environment.map { ["1", "true", "yes"].contains(environment[$0]?.lowercased() ?? "") } ?? false
+            || flag.definition.environment.map { ["1", "true", "yes"].contains(environment[$0]?.lowercased() ?? "") }
+                ?? false
     }
 
     private func read<Value>(_ text: String, by option: Option<Value>, source: String) throws(UsageError) -> Value {

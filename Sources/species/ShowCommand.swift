@@ -11,13 +11,15 @@ struct ShowCommand: Sendable, Equatable {
 
     func run(_ context: CommandContext) async throws {
         context.diagnostics.progress("looking up \(Self.describe(query))…")
-        let (species, resources) = related
+        let (species, resources) =
+            related
             ? try await context.client.speciesAndRelated(query) : (try await context.client.species(query), nil)
         context.diagnostics.progressEnded()
         if json {
             context.output.write(SpeciesJSON.object(species, related: resources, colored: color))
         } else {
-            context.output.write(DetailRenderer.render(species) + (resources.map { "\n" + DetailRenderer.render($0) } ?? ""))
+            context.output.write(
+                DetailRenderer.render(species) + (resources.map { "\n" + DetailRenderer.render($0) } ?? ""))
         }
     }
 

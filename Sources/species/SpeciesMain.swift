@@ -45,11 +45,13 @@ enum SpeciesMain {
         case .version:
             return await ExitStatus.run({ output.write(VersionText.line) }, output: output, diagnostics: messages)
         case .completions(let shell):
-            return await ExitStatus.run({ output.write(CompletionScript.render(for: shell)) }, output: output, diagnostics: messages)
+            return await ExitStatus.run(
+                { output.write(CompletionScript.render(for: shell)) }, output: output, diagnostics: messages)
         case .manualPage:
             return await ExitStatus.run({ output.write(ManualPage.render()) }, output: output, diagnostics: messages)
         case .selfCheck:
-            return await ExitStatus.run({ try await SelfCheckCommand().run(output) }, output: output, diagnostics: messages)
+            return await ExitStatus.run(
+                { try await SelfCheckCommand().run(output) }, output: output, diagnostics: messages)
         case .cache(let command):
             do {
                 try command.run(output)
@@ -59,16 +61,20 @@ enum SpeciesMain {
             }
             return await ExitStatus.run({}, output: output, diagnostics: messages)
         case .list(var command, let settings):
-            command.terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
-            return await run(command.run, settings, environment: environment, terminal: command.terminal, output: output)
+            command.terminal = Terminal.detect(
+                environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
+            return await run(
+                command.run, settings, environment: environment, terminal: command.terminal, output: output)
         case .show(var command, let settings):
-            let terminal = Terminal.detect(environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
+            let terminal = Terminal.detect(
+                environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
             command.color = terminal.color
             return await run(command.run, settings, environment: environment, terminal: terminal, output: output)
         case .completeNames(var settings):
             settings.client.cache.mode = .offline
             settings.quiet = true
-            return await run(NamesCommand().run, settings, environment: environment, terminal: Terminal(), output: output)
+            return await run(
+                NamesCommand().run, settings, environment: environment, terminal: Terminal(), output: output)
         }
     }
 
@@ -82,7 +88,8 @@ enum SpeciesMain {
             StandardError.write("error: \(TerminalText.line(refusal))\n")
             return .usage
         }
-        let diagnostics = StandardErrorDiagnostics(quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress)
+        let diagnostics = StandardErrorDiagnostics(
+            quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress)
         let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
         let context = CommandContext(client: client, output: output, diagnostics: diagnostics)
         return await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)

@@ -58,7 +58,8 @@ struct Terminal: Sendable, Equatable {
             case .never: false
             case .auto: stdout != nil && !dumb && (environment["NO_COLOR"] ?? "").isEmpty
             }
-        return Terminal(width: columns(environment) ?? stdout?.width, color: color, progress: !quiet && !dumb && stderrIsTerminal)
+        return Terminal(
+            width: columns(environment) ?? stdout?.width, color: color, progress: !quiet && !dumb && stderrIsTerminal)
     }
 
     private static func windowWidth() -> Int? {

@@ -5,7 +5,9 @@ import SpeciesKit
 /// the commit and build date when the build knows them (`make` tells it).
 enum VersionText {
     static var line: String {
-        let known = [String(cString: species_build_commit()), String(cString: species_build_date())].filter { !$0.isEmpty }
+        let known = [String(cString: species_build_commit()), String(cString: species_build_date())].filter {
+            !$0.isEmpty
+        }
         return "species \(SpeciesRelease.version)" + (known.isEmpty ? "" : " (\(known.joined(separator: ", ")))") + "\n"
     }
 }

@@ -7,15 +7,17 @@ import TestSupport
 struct CacheEndToEndTests {
     let server = ServerSession()
     /// A cache folder of this test's own.
-    let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-e2e-\(UUID().uuidString)")
+    let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "species-cache-e2e-\(UUID().uuidString)")
 
-    private func species(_ arguments: [String], base: Bool = true, environment: [String: String] = [:]) async throws -> ProcessResult {
+    private func species(_ arguments: [String], base: Bool = true, environment: [String: String] = [:]) async throws
+        -> ProcessResult
+    {
         let root = try await server.root()
         var environment = environment
         environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? cacheHome.path
         return try await SpeciesBinary.run((base ? ["--base-url", root] : []) + arguments, environment: environment)
     }
-
 
     @Test func aWarmCacheAnswersWithoutTheNetwork() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
@@ -67,7 +69,8 @@ struct CacheEndToEndTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/all-pages.txt")))
         #expect(result.stderr == "offline: answering from the SWAPI data built into species (recorded 2026-11-21)\n")
-        let show = try await SpeciesBinary.run(["--offline", "show", "yoda's"], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        let show = try await SpeciesBinary.run(
+            ["--offline", "show", "yoda's"], environment: ["XDG_CACHE_HOME": cacheHome.path])
         #expect(show.stdout == (try Fixtures.text("golden/show/6.txt")))
     }
 
@@ -106,7 +109,8 @@ struct CacheEndToEndTests {
         #expect(results[0].stdout == results[1].stdout)
         let warm = try await species(["list", "--all-pages", "--json"])
         #expect(warm.stdout == results[0].stdout)
-        let files = try FileManager.default.contentsOfDirectory(atPath: cacheHome.appendingPathComponent("species").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: cacheHome.appendingPathComponent("species").path)
         #expect(files.count == 4 && files.allSatisfy { $0.hasSuffix(".entry") })
     }
 
@@ -114,7 +118,8 @@ struct CacheEndToEndTests {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         _ = try await species(["show", "3"])
         let folder = cacheHome.appendingPathComponent("species")
-        let file = try #require(try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
         try Data("species-cache 1\ngarbage".utf8).write(to: file)
         let result = try await species(["show", "3"])
         #expect(result.status == 0)

@@ -32,6 +32,7 @@ extension CommandContext {
         configure: (inout SpeciesClient.Configuration) -> Void = { _ in }
     ) -> CommandContext {
         CommandContext(
-            client: .stubbed(transport, diagnostics: diagnostics, configure: configure), output: output, diagnostics: diagnostics)
+            client: .stubbed(transport, diagnostics: diagnostics, configure: configure), output: output,
+            diagnostics: diagnostics)
     }
 }

@@ -54,7 +54,9 @@ struct CommandTests {
             "https://swapi.dev/api/species/?page=3": .json(Data("{}".utf8), status: 503)
         ])
         for format in [OutputFormat.json, .table, .tsv] {
-            let error = await speciesError { try await ListCommand(allPages: true, format: format).run(context(transport)) }
+            let error = await speciesError {
+                try await ListCommand(allPages: true, format: format).run(context(transport))
+            }
             #expect(error.map(species.ExitStatus.of) == .unavailable)
         }
         #expect(output.text.isEmpty)
@@ -75,7 +77,9 @@ struct CommandTests {
         let empty = StubTransport.Reply.json(Data(#"{"count":0,"next":null,"previous":null,"results":[]}"#.utf8))
         let transport = try StubTransport.recordedSWAPI(overrides: ["https://swapi.dev/api/species/?search=zzz": empty])
         for allPages in [false, true] {
-            let error = await speciesError { try await ListCommand(allPages: allPages, search: "zzz", format: format).run(context(transport)) }
+            let error = await speciesError {
+                try await ListCommand(allPages: allPages, search: "zzz", format: format).run(context(transport))
+            }
             #expect(error == .noResults(search: "zzz"))
             #expect(error.map(species.ExitStatus.of) == .nothingMatched)
         }
@@ -83,7 +87,9 @@ struct CommandTests {
     }
 
     @Test func aPageThatDoesNotExistIsExitOne() async throws {
-        let error = await speciesError { try await ListCommand(page: 9).run(context(try StubTransport.recordedSWAPI())) }
+        let error = await speciesError {
+            try await ListCommand(page: 9).run(context(try StubTransport.recordedSWAPI()))
+        }
         #expect(error.map(species.ExitStatus.of) == .nothingMatched)
         #expect(error?.description == "page 9 does not exist; there are 4 pages")
         #expect(output.text.isEmpty)
@@ -94,7 +100,8 @@ struct CommandTests {
         #expect(output.text == (try Fixtures.text("golden/show/3.txt")))
 
         let json = CapturedOutput()
-        try await ShowCommand(query: .id(3), json: true).run(.stubbed(try StubTransport.recordedSWAPI(), output: json, diagnostics: diagnostics))
+        try await ShowCommand(query: .id(3), json: true).run(
+            .stubbed(try StubTransport.recordedSWAPI(), output: json, diagnostics: diagnostics))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
         #expect(object["name"] as? String == "Wookie")
     }
@@ -115,7 +122,8 @@ struct CommandTests {
         #expect(Set(progress.dropLast()).isSubset(of: (1...4).map { "fetching page \($0) of 4…" }))
         #expect(progress.last == "(ended)")
         let show = RecordingDiagnostics()
-        try await ShowCommand(query: .id(3)).run(.stubbed(try StubTransport.recordedSWAPI(), output: output, diagnostics: show))
+        try await ShowCommand(query: .id(3)).run(
+            .stubbed(try StubTransport.recordedSWAPI(), output: output, diagnostics: show))
         #expect(show.progress.prefix(1) == ["looking up species 3…"])
         #expect(show.progress.last == "(ended)")
     }

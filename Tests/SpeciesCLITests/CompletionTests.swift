@@ -15,7 +15,9 @@ struct CompletionTests {
     let cache = SpeciesBinary.home.appendingPathComponent("completion-cache-\(UUID().uuidString)")
 
     private var environment: [String: String] {
-        let path = SpeciesBinary.url.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let path =
+            SpeciesBinary.url.deletingLastPathComponent().path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         return SpeciesBinary.environment(["PATH": path, "XDG_CACHE_HOME": cache.path])
     }
 
@@ -85,7 +87,9 @@ struct CompletionTests {
             """
         let result = try await shell("/usr/bin/env", ["zsh", "-f", "-c", script])
         #expect(result.status == 0, "\(result)")
-        let sections = result.stdout.components(separatedBy: "== ").dropFirst().map { $0.split(separator: "\n").map(String.init) }
+        let sections = result.stdout.components(separatedBy: "== ").dropFirst().map {
+            $0.split(separator: "\n").map(String.init)
+        }
         #expect(sections.count == 4)
         #expect(sections.first == ["species list --sort ", "name", "height", "lifespan"])
         #expect(sections.dropFirst().first?.contains("--all-pages") == true)
@@ -93,7 +97,10 @@ struct CompletionTests {
         // zsh matches the prefix itself, so compadd is given every name.
         #expect(sections.dropFirst(2).first?.contains("Wookie") == true)
         #expect(sections.dropFirst(2).first?.count == 38)
-        #expect(sections.last?.contains("list:Print one page of species, every page, or the first n, as a table, TSV, CSV, Markdown or JSON.") == true)
+        #expect(
+            sections.last?.contains(
+                "list:Print one page of species, every page, or the first n, as a table, TSV, CSV, Markdown or JSON.")
+                == true)
     }
 
     @Test(.enabled(if: installed("/usr/bin/fish") || installed("/bin/fish"), "fish is not installed"))
@@ -111,14 +118,21 @@ struct CompletionTests {
         let sections = result.stdout.components(separatedBy: "== ").dropFirst().map { section in
             section.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").first.map(String.init) ?? "" }
         }
-        #expect(sections == [["Wookie"], ["height", "lifespan", "name"], ["name,classification", "name,classification,"], ["cache"], ["--reverse"],
-            ["csv", "json", "jsonl", "markdown", "table", "tsv"],
-        ])
+        #expect(
+            sections == [
+                ["Wookie"], ["height", "lifespan", "name"], ["name,classification", "name,classification,"], ["cache"],
+                ["--reverse"],
+                ["csv", "json", "jsonl", "markdown", "table", "tsv"],
+            ])
         // A value carries a short description (what it is), not its option's
         // whole help; an option, the first clause of its help.
-        let descriptions = result.stdout.split(separator: "\n").compactMap { $0.split(separator: "\t").dropFirst().first }
+        let descriptions = result.stdout.split(separator: "\n").compactMap {
+            $0.split(separator: "\t").dropFirst().first
+        }
         #expect(descriptions.allSatisfy { $0.count <= 50 }, "\(result)")
-        #expect(result.stdout.contains("\ncsv\tformat\n") && result.stdout.contains("\n--reverse\tReverse the order\n"), "\(result)")
+        #expect(
+            result.stdout.contains("\ncsv\tformat\n") && result.stdout.contains("\n--reverse\tReverse the order\n"),
+            "\(result)")
     }
 
     @Test func namesComeFromTheCacheBeforeTheSnapshotAndNeverFromTheNetwork() async throws {

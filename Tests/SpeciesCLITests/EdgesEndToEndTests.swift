@@ -19,14 +19,18 @@ struct EdgesEndToEndTests {
     // MARK: 1. Names whole on a narrow terminal
 
     @Test func atFiftyColumnsNamesAreWholeAndWhatDoesNotFitIsLeftOut() async throws {
-        let result = try await installed(["--base-url", try await session.root(), "list"], environment: ["COLUMNS": "50"])
+        let result = try await installed(
+            ["--base-url", try await session.root(), "list"], environment: ["COLUMNS": "50"])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "NAME            CLASSIFICATION  DESIGNATION")
-        #expect(lines.contains("Human           mammal          sentient") && lines.contains("Yoda's species  mammal          sentient"))
+        #expect(
+            lines.contains("Human           mammal          sentient")
+                && lines.contains("Yoda's species  mammal          sentient"))
         #expect(lines.allSatisfy { $0.count <= 50 && !$0.contains("…") })
         #expect(
-            result.stderr == "the table leaves out height, lifespan and language to fit in 50 columns; --fields chooses them\n"
+            result.stderr
+                == "the table leaves out height, lifespan and language to fit in 50 columns; --fields chooses them\n"
                 + "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
     }
 
@@ -43,17 +47,28 @@ struct EdgesEndToEndTests {
             ])
         // TSV and JSON stay exact.
         let tsv = try await installed(["--base-url", root, "list", "--format", "tsv", "--fields", "name"])
-        #expect(tsv.stdout.split(separator: "\n").dropFirst().prefix(4) == [#"=HYPERLINK("http://evil.example/","x")"#, "+1+1", "@SUM(A1)", "-5"])
+        #expect(
+            tsv.stdout.split(separator: "\n").dropFirst().prefix(4) == [
+                #"=HYPERLINK("http://evil.example/","x")"#, "+1+1", "@SUM(A1)", "-5",
+            ])
         let json = try await installed(["--base-url", root, "list", "--json", "--fields", "name"])
-        let names = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: String]]).compactMap { $0["name"] }
-        #expect(names.prefix(6) == [#"=HYPERLINK("http://evil.example/","x")"#, "+1+1", "@SUM(A1)", "-5", "\tTabbed", "<script>alert(1)</script> & <img src=x onerror=alert(1)>"])
+        let names = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: String]])
+            .compactMap { $0["name"] }
+        #expect(
+            names.prefix(6) == [
+                #"=HYPERLINK("http://evil.example/","x")"#, "+1+1", "@SUM(A1)", "-5", "\tTabbed",
+                "<script>alert(1)</script> & <img src=x onerror=alert(1)>",
+            ])
     }
 
     @Test func markdownEscapesHTML() async throws {
         let root = try await session.root(fault: "spreadsheet-names")
         let result = try await installed(["--base-url", root, "list", "--format", "markdown", "--fields", "name"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("| &lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(1)&gt; |"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "| &lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(1)&gt; |"),
+            "\(result.stdout)")
         #expect(!result.stdout.contains("<script>") && !result.stdout.contains("<img"))
     }
 
@@ -76,10 +91,14 @@ struct EdgesEndToEndTests {
             """
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", "-c", script, try await build.url.path, "--no-cache", "--base-url", try await session.root(fault: "huge-page"), "list",
-             "--all-pages", "--jsonl"],
+            [
+                "python3", "-c", script, try await build.url.path, "--no-cache", "--base-url",
+                try await session.root(fault: "huge-page"), "list",
+                "--all-pages", "--jsonl",
+            ],
             environment: SpeciesBinary.environment())
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
         #expect(report["status"] as? Int == 0 && report["lines"] as? Int == 2000, "\(report)")
     }
 
@@ -90,7 +109,9 @@ struct EdgesEndToEndTests {
         let result = try await installed(["--retries", "1", "--base-url", root, "list"])
         #expect(result.status == 0, "\(result)")
         let first = try #require(result.stderr.split(separator: "\n").first)
-        #expect(first.hasPrefix("retry 1 of 1 in 0.") && first.hasSuffix(" s: \(root)species/: it answered HTTP 503 Service Unavailable"), "\(first)")
+        #expect(
+            first.hasPrefix("retry 1 of 1 in 0.")
+                && first.hasSuffix(" s: \(root)species/: it answered HTTP 503 Service Unavailable"), "\(first)")
         let huge = try await installed(["--base-url", try await session.root(fault: "retry-after-huge"), "list"])
         #expect(huge.status == 69 && huge.stderr.contains(" and asks to wait 31688087 years"), "\(huge)")
     }
@@ -116,7 +137,9 @@ struct EdgesEndToEndTests {
     // MARK: 7. Microseconds of far dates
 
     @Test func farDatesKeepTheirMicroseconds() async throws {
-        let result = try await installed(["--base-url", try await session.root(fault: "far-dates"), "show", "1", "--json"])
+        let result = try await installed([
+            "--base-url", try await session.root(fault: "far-dates"), "show", "1", "--json",
+        ])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["edited"] as? String == "9999-12-31T23:59:59.999999Z")
         #expect(object["created"] as? String == "1500-06-01T00:00:00.000000Z")
@@ -125,7 +148,9 @@ struct EdgesEndToEndTests {
     // MARK: 8. Smaller ones
 
     @Test func aSoftHyphenAndAnArabicLetterMarkAreShownEscaped() async throws {
-        let result = try await installed(["--base-url", try await session.root(fault: "invisible-name"), "list", "--fields", "name"])
+        let result = try await installed([
+            "--base-url", try await session.root(fault: "invisible-name"), "list", "--fields", "name",
+        ])
         #expect(result.stdout.split(separator: "\n").dropFirst().first == #"Hu\u{AD}man\u{61C}"#)
     }
 
@@ -138,7 +163,9 @@ struct EdgesEndToEndTests {
         let environment = ["XDG_CACHE_HOME": cache.path]
         _ = try await SpeciesBuild.installed.run(["--refresh"] + services + ["list"], environment: environment)
         let folder = cache.appendingPathComponent("species")
-        let records = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".record") }
+        let records = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".record")
+        }
         for name in records {
             let file = folder.appendingPathComponent(name)
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -158,6 +185,7 @@ struct EdgesEndToEndTests {
         #expect(result.status == 64)
         #expect(
             result.stderr.hasPrefix(
-                "error: invalid value '99999999999999999999' for '--limit <n>': expected a smaller number, at most 9223372036854775807\n"))
+                "error: invalid value '99999999999999999999' for '--limit <n>': expected a smaller number, at most 9223372036854775807\n"
+            ))
     }
 }

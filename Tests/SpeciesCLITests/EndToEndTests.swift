@@ -39,10 +39,14 @@ struct EndToEndTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr == "")
         #expect(result.stdout == (try Fixtures.text("golden/list/all-pages.txt")))
-        let names = result.stdout.split(separator: "\n").dropFirst().map { String($0.prefix(14)).trimmingCharacters(in: .whitespaces) }
+        let names = result.stdout.split(separator: "\n").dropFirst().map {
+            String($0.prefix(14)).trimmingCharacters(in: .whitespaces)
+        }
         #expect(names == (try (1...37).map(Self.recordedName)))
         let log = try await server.requests()
-        #expect(Set(log) == Set(["/\(server.name)/api/species/"] + (2...4).map { "/\(server.name)/api/species/?page=\($0)" }))
+        #expect(
+            Set(log)
+                == Set(["/\(server.name)/api/species/"] + (2...4).map { "/\(server.name)/api/species/?page=\($0)" }))
         #expect(log.count == 4)
     }
 
@@ -56,12 +60,14 @@ struct EndToEndTests {
         // A tech service at an address species has not heard from is first
         // asked in swapi.dev's dialect: one round trip more, once.
         if dialect == "tech" {
-            let first = try await SpeciesBinary.run(["--base-url", root, "--retries", "0", "list", "--all-pages"], environment: environment)
+            let first = try await SpeciesBinary.run(
+                ["--base-url", root, "--retries", "0", "list", "--all-pages"], environment: environment)
             #expect(first.status == 0 && first.stdout == expected, "\(first)")
         }
         for maxAge in ["86400", "0"] {
             let result = try await SpeciesBinary.run(
-                ["--base-url", root, "--retries", "0", "--no-fallback", "--max-age", maxAge, "list", "--all-pages"], environment: environment)
+                ["--base-url", root, "--retries", "0", "--no-fallback", "--max-age", maxAge, "list", "--all-pages"],
+                environment: environment)
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout == expected)
         }
@@ -71,16 +77,21 @@ struct EndToEndTests {
         #expect(log.count == (dialect == "drf" ? 8 : 12), "4 pages a round trip: \(log)")
     }
 
-    @Test(arguments: [["--all-pages"], ["--all-pages", "--json"], ["--all-pages", "--jsonl"], ["--search", "an", "--all-pages", "--json"]])
+    @Test(arguments: [
+        ["--all-pages"], ["--all-pages", "--json"], ["--all-pages", "--jsonl"],
+        ["--search", "an", "--all-pages", "--json"],
+    ])
     func serialAndConcurrentPagesPrintTheSame(arguments: [String]) async throws {
         let concurrent = try await species(["list"] + arguments)
         let serialServer = ServerSession()
-        let serial = try await SpeciesBinary.run(["--base-url", try await serialServer.root(), "list", "--serial"] + arguments)
+        let serial = try await SpeciesBinary.run(
+            ["--base-url", try await serialServer.root(), "list", "--serial"] + arguments)
         #expect(concurrent.status == 0 && serial.status == 0)
         #expect(concurrent.stdout.replacingOccurrences(of: server.name, with: serialServer.name) == serial.stdout)
         #expect(concurrent.stderr == serial.stderr)
         let log = try await serialServer.requests()
-        #expect(log == log.sorted { $0.count < $1.count || ($0.count == $1.count && $0 < $1) }, "one page after another")
+        #expect(
+            log == log.sorted { $0.count < $1.count || ($0.count == $1.count && $0 < $1) }, "one page after another")
     }
 
     @Test func listSearchAllPages() async throws {
@@ -181,7 +192,8 @@ struct EndToEndTests {
 
     @Test func datesDoNotDependOnTheTimeZoneOrLocale() async throws {
         let utc = try await species(["show", "3", "--json"], environment: ["TZ": "UTC"])
-        let tokyo = try await species(["show", "3", "--json"], environment: ["TZ": "Asia/Tokyo", "LANG": "ja_JP.UTF-8"])
+        let tokyo = try await species(
+            ["show", "3", "--json"], environment: ["TZ": "Asia/Tokyo", "LANG": "ja_JP.UTF-8"])
         #expect(utc.status == 0 && tokyo.status == 0)
         #expect(tokyo.stdout == utc.stdout)
         #expect(tokyo.stdout.contains(#""created": "2014-12-10T16:44:31.486000Z""#))
@@ -229,8 +241,10 @@ struct EndToEndTests {
         #expect(result.status == 69)
         #expect(result.stdout == "")
         #expect(
-            result.stderr == "error: could not reach \(root)species/: connection refused; the cache holds no answer from "
-                + "\(root.dropFirst("http://".count).prefix { $0 != "/" }) (--offline answers from the SWAPI data built into species)\n")
+            result.stderr
+                == "error: could not reach \(root)species/: connection refused; the cache holds no answer from "
+                + "\(root.dropFirst("http://".count).prefix { $0 != "/" }) (--offline answers from the SWAPI data built into species)\n"
+        )
     }
 
     @Test func helpAndVersionNeedNoServer() async throws {

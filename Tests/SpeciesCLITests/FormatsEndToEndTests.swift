@@ -13,11 +13,13 @@ struct FormatsEndToEndTests {
     let server = ServerSession()
 
     private func species(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await SpeciesBinary.run(["--no-cache", "--base-url", try await server.root()] + arguments, environment: environment)
+        try await SpeciesBinary.run(
+            ["--no-cache", "--base-url", try await server.root()] + arguments, environment: environment)
     }
 
     private func command(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
-        try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: SpeciesBinary.environment(), stdin: stdin)
+        try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: SpeciesBinary.environment(), stdin: stdin)
     }
 
     /// `text` in a file of its own, for a tool's stdin.
@@ -33,17 +35,24 @@ struct FormatsEndToEndTests {
     }
 
     @Test func csvReadsBackWithPythonsCSVModule() async throws {
-        let result = try await species(["list", "--all-pages", "--format", "csv", "--fields", "id,name,eye_colors,height,homeworld"])
+        let result = try await species([
+            "list", "--all-pages", "--format", "csv", "--fields", "id,name,eye_colors,height,homeworld",
+        ])
         #expect(result.status == 0, "\(result)")
         let reader = "import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='')))))"
         let parsed = try await command(["python3", "-c", reader, try file(result.stdout)])
-        let rows = try #require(JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String]], "\(parsed)")
+        let rows = try #require(
+            JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String]], "\(parsed)")
         #expect(rows.count == 38)
         #expect(rows.first == ["id", "name", "eye_colors", "height", "homeworld"])
-        #expect(rows.dropFirst().first == ["1", "Human", "brown, blue, green, hazel, grey, amber", "180", "\(try await server.root())planets/9/"])
+        #expect(
+            rows.dropFirst().first == [
+                "1", "Human", "brown, blue, green, hazel, grey, amber", "180", "\(try await server.root())planets/9/",
+            ])
         #expect(rows.dropFirst(2).first == ["2", "Droid", "n/a", "", ""], "absent values are empty")
         #expect(rows.allSatisfy { $0.count == 5 })
-        #expect(result.stdout.hasSuffix("\r\n") && !result.stdout.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+        #expect(
+            result.stdout.hasSuffix("\r\n") && !result.stdout.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
     }
 
     @Test func markdownIsOneTableWithAnAlignedNumberColumn() async throws {
@@ -51,14 +60,26 @@ struct FormatsEndToEndTests {
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 39, "a header, a separator and 37 rows")
-        #expect(lines.prefix(3) == ["| name           | height |", "| -------------- | -----: |", "| Human          |    180 |"])
+        #expect(
+            lines.prefix(3) == [
+                "| name           | height |", "| -------------- | -----: |", "| Human          |    180 |",
+            ])
         #expect(lines.allSatisfy { $0.count == lines[0].count })
     }
 
     @Test func markdownAndCSVFollowSortSearchAndLimit() async throws {
-        let markdown = try await species(["list", "--search", "an", "--sort", "height", "--reverse", "--limit", "2", "--format", "markdown", "--fields", "name,height"])
-        #expect(markdown.stdout == "| name     | height |\n| -------- | -----: |\n| Quermian |    240 |\n| Kaminoan |    220 |\n", "\(markdown)")
-        let csv = try await species(["list", "--search", "an", "--sort", "height", "--reverse", "--limit", "2", "--format", "csv", "--fields", "name"])
+        let markdown = try await species([
+            "list", "--search", "an", "--sort", "height", "--reverse", "--limit", "2", "--format", "markdown",
+            "--fields", "name,height",
+        ])
+        #expect(
+            markdown.stdout
+                == "| name     | height |\n| -------- | -----: |\n| Quermian |    240 |\n| Kaminoan |    220 |\n",
+            "\(markdown)")
+        let csv = try await species([
+            "list", "--search", "an", "--sort", "height", "--reverse", "--limit", "2", "--format", "csv", "--fields",
+            "name",
+        ])
         #expect(csv.stdout == "name\r\nQuermian\r\nKaminoan\r\n", "\(csv)")
     }
 
@@ -66,13 +87,20 @@ struct FormatsEndToEndTests {
     func jsonFieldsKeepOnlyThoseKeysInOrder(format: String) async throws {
         let result = try await species(["list", "--all-pages", format, "--fields", "name,height"])
         #expect(result.status == 0, "\(result)")
-        let objects = format == "--json" ? try jsonObjects(result.stdout) : try result.stdout.split(separator: "\n").map { line in
-            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
+        let objects =
+            format == "--json"
+            ? try jsonObjects(result.stdout)
+            : try result.stdout.split(separator: "\n").map { line in
+                try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            }
         #expect(objects.count == 37)
         #expect(objects.allSatisfy { Set($0.keys) == ["name", "average_height"] })
         #expect(objects.first?["average_height"] as? Int == 180)
-        #expect(result.stdout.contains(format == "--json" ? "\"name\": \"Human\",\n    \"average_height\": 180\n" : #"{"name":"Human","average_height":180}"#))
+        #expect(
+            result.stdout.contains(
+                format == "--json"
+                    ? "\"name\": \"Human\",\n    \"average_height\": 180\n" : #"{"name":"Human","average_height":180}"#)
+        )
     }
 
     @Test func limitFetchesOnlyThePagesItFills() async throws {
@@ -82,13 +110,19 @@ struct FormatsEndToEndTests {
                 ["--no-cache", "--base-url", try await session.root()] + arguments + ["--jsonl", "--fields", "id"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout == (1...15).map { #"{"id":\#($0)}"# + "\n" }.joined(), "\(result)")
-            #expect(try await session.requests().sorted() == ["/\(session.name)/api/species/", "/\(session.name)/api/species/?page=2"])
+            #expect(
+                try await session.requests().sorted() == [
+                    "/\(session.name)/api/species/", "/\(session.name)/api/species/?page=2",
+                ])
         }
     }
 
     @Test func limitAfterASortReadsEveryPage() async throws {
-        let result = try await species(["list", "--sort", "height", "--reverse", "--limit", "3", "--fields", "name,height"])
-        #expect(result.stdout == "NAME      HEIGHT\nHutt         300\nQuermian     240\nKaminoan     220\n", "\(result)")
+        let result = try await species([
+            "list", "--sort", "height", "--reverse", "--limit", "3", "--fields", "name,height",
+        ])
+        #expect(
+            result.stdout == "NAME      HEIGHT\nHutt         300\nQuermian     240\nKaminoan     220\n", "\(result)")
         #expect(try await server.requests().count == 4)
     }
 
@@ -131,21 +165,28 @@ struct FormatsEndToEndTests {
         let lines = try await species(["list", "--jsonl", "--color", "always"])
         let plainLines = try await species(["list", "--jsonl"])
         let jqLines = try await command(["jq", "-cC", "."], stdin: try file(plainLines.stdout))
-        #expect(lines.stdout.split(separator: "\n").map { Self.colouredTokens(String($0)) } == jqLines.stdout.split(separator: "\n").map { Self.colouredTokens(String($0)) })
+        #expect(
+            lines.stdout.split(separator: "\n").map { Self.colouredTokens(String($0)) }
+                == jqLines.stdout.split(separator: "\n").map { Self.colouredTokens(String($0)) })
 
         let array = try await species(["list", "--json", "--color", "always"])
-        let jqArray = try await command(["jq", "-C", "."], stdin: try file(try await species(["list", "--json"]).stdout))
+        let jqArray = try await command(
+            ["jq", "-C", "."], stdin: try file(try await species(["list", "--json"]).stdout))
         #expect(Self.colouredTokens(array.stdout) == Self.colouredTokens(jqArray.stdout))
     }
 
-    @Test(arguments: [([String](), [String: String]()), (["--color", "auto"], ["TERM": "xterm-256color"]), (["--color", "never"], [:])])
+    @Test(arguments: [
+        ([String](), [String: String]()), (["--color", "auto"], ["TERM": "xterm-256color"]),
+        (["--color", "never"], [:]),
+    ])
     func aPipeGetsNoColour(options: [String], environment: [String: String]) async throws {
         let result = try await species(options + ["show", "3", "--json"], environment: environment)
         #expect(!result.stdout.contains("\u{1B}"))
         #expect(result.stdout.hasPrefix("{\n  \"id\": 3,"))
     }
 
-    @Test(.enabled(if: hasScript, "needs script(1) from util-linux"), arguments: [[String: String](), ["NO_COLOR": "1"]])
+    @Test(
+        .enabled(if: hasScript, "needs script(1) from util-linux"), arguments: [[String: String](), ["NO_COLOR": "1"]])
     func aTerminalGetsColourUnlessNoColor(environment: [String: String]) async throws {
         // -q: no progress line before the JSON on a slow machine.
         let command = "exec \(SpeciesBinary.url.path) -q --no-cache --base-url \(try await server.root()) show 3 --json"

@@ -37,17 +37,29 @@ struct FuzzTests {
             let diagnostics = RecordingDiagnostics()
             let context = CommandContext.stubbed(
                 try StubTransport.recordedSWAPI(overrides: overrides), output: output, diagnostics: diagnostics)
-            let command = showing
+            let command =
+                showing
                 ? ShowCommand(query: .id(3), json: number % 2 == 0).run
                 : ListCommand(allPages: true, format: Self.formats[number % Self.formats.count]).run
-            let status = await species.ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
+            let status = await species.ExitStatus.run(
+                { try await command(context) }, output: output, diagnostics: diagnostics)
             statuses[status, default: 0] += 1
-            let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % Self.formats.count]
-            let problem = Self.problem(status: status, allowed: [.success, .badData], format: format, output: output.text, diagnostics: diagnostics)
-            #expect(problem == nil, "case \(number) of seed \(Self.seed): \(problem ?? "") for \(String(decoding: mutated.prefix(300), as: UTF8.self))")
+            let format: OutputFormat =
+                showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % Self.formats.count]
+            let problem = Self.problem(
+                status: status, allowed: [.success, .badData], format: format, output: output.text,
+                diagnostics: diagnostics)
+            #expect(
+                problem == nil,
+                "case \(number) of seed \(Self.seed): \(problem ?? "") for \(String(decoding: mutated.prefix(300), as: UTF8.self))"
+            )
         }
-        print("fuzzed \(Self.cases) mutated responses (seed \(Self.seed)): \(statuses[.success] ?? 0) exit 0, \(statuses[.badData] ?? 0) exit 65")
-        #expect(statuses[.success, default: 0] > 0 && statuses[.badData, default: 0] > 0, "the mutations reach both the answer and the refusal")
+        print(
+            "fuzzed \(Self.cases) mutated responses (seed \(Self.seed)): \(statuses[.success] ?? 0) exit 0, \(statuses[.badData] ?? 0) exit 65"
+        )
+        #expect(
+            statuses[.success, default: 0] > 0 && statuses[.badData, default: 0] > 0,
+            "the mutations reach both the answer and the refusal")
     }
 
     /// Recorded bodies under random statuses and headers: numbers past any
@@ -69,22 +81,31 @@ struct FuzzTests {
             let context = CommandContext.stubbed(
                 // For show, page 1 stays SWAPI's: it confirms a 404 of species 3.
                 try StubTransport.recordedSWAPI(
-                    overrides: [target: .response(response)].merging(showing ? [:] : ["https://swapi.dev/api/species/": .response(response)]) { $1 }),
+                    overrides: [target: .response(response)].merging(
+                        showing ? [:] : ["https://swapi.dev/api/species/": .response(response)]
+                    ) { $1 }),
                 output: output, diagnostics: diagnostics
             ) { configuration in
                 configuration.cache.directory = cache
                 configuration.cache.maxAge = 0
             }
-            let format: OutputFormat = showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % Self.formats.count]
-            let command = showing ? ShowCommand(query: .id(3), json: format == .json).run : ListCommand(format: format).run
-            let status = await species.ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
+            let format: OutputFormat =
+                showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % Self.formats.count]
+            let command =
+                showing ? ShowCommand(query: .id(3), json: format == .json).run : ListCommand(format: format).run
+            let status = await species.ExitStatus.run(
+                { try await command(context) }, output: output, diagnostics: diagnostics)
             statuses[status, default: 0] += 1
             let problem = Self.problem(
-                status: status, allowed: [.success, .nothingMatched, .badData, .unavailable], format: format, output: output.text,
+                status: status, allowed: [.success, .nothingMatched, .badData, .unavailable], format: format,
+                output: output.text,
                 diagnostics: diagnostics)
-            #expect(problem == nil, "case \(number) of seed \(Self.seed): \(problem ?? "") for \(response.status) \(response.headers)")
+            #expect(
+                problem == nil,
+                "case \(number) of seed \(Self.seed): \(problem ?? "") for \(response.status) \(response.headers)")
         }
-        let counts = statuses.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) exit \($0.key.rawValue)" }.joined(separator: ", ")
+        let counts = statuses.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) exit \($0.key.rawValue)" }
+            .joined(separator: ", ")
         print("fuzzed \(Self.cases) statuses and headers (seed \(Self.seed)): \(counts)")
         #expect(statuses.count == 4, "every outcome allowed is reached: \(counts)")
     }
@@ -92,7 +113,10 @@ struct FuzzTests {
     /// What is wrong with a run, or nil: an exit status not `allowed`, an
     /// error that is not one line, output on a failure, JSON that does not
     /// parse, or text that could fool a terminal.
-    static func problem(status: species.ExitStatus, allowed: Set<species.ExitStatus>, format: OutputFormat, output: String, diagnostics: RecordingDiagnostics) -> String? {
+    static func problem(
+        status: species.ExitStatus, allowed: Set<species.ExitStatus>, format: OutputFormat, output: String,
+        diagnostics: RecordingDiagnostics
+    ) -> String? {
         guard allowed.contains(status) else { return "exit \(status.rawValue)" }
         if status != .success {
             guard diagnostics.errors.count == 1 else { return "errors \(diagnostics.errors)" }
@@ -101,9 +125,12 @@ struct FuzzTests {
         }
         switch format {
         case .json:
-            guard (try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil else { return "JSON that does not parse" }
+            guard (try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil else {
+                return "JSON that does not parse"
+            }
         case .jsonl:
-            for line in output.split(separator: "\n") where (try? JSONSerialization.jsonObject(with: Data(line.utf8))) == nil {
+            for line in output.split(separator: "\n")
+            where (try? JSONSerialization.jsonObject(with: Data(line.utf8))) == nil {
                 return "a JSON line that does not parse"
             }
         case .table, .tsv, .csv, .markdown:
@@ -111,7 +138,8 @@ struct FuzzTests {
         }
         // CSV ends its records with CRLF.
         let unsafe = output.unicodeScalars.first { scalar in
-            scalar != "\n" && scalar != "\t" && !(format == .csv && scalar == "\r") && TerminalText.escape(String(scalar)) != String(scalar)
+            scalar != "\n" && scalar != "\t" && !(format == .csv && scalar == "\r")
+                && TerminalText.escape(String(scalar)) != String(scalar)
         }
         return unsafe.map { "U+\(String($0.value, radix: 16, uppercase: true)) written raw" }
     }
@@ -119,12 +147,17 @@ struct FuzzTests {
 
 /// A response with a random status and odd headers.
 enum HeaderMutation {
-    static let statuses = [200, 200, 200, 203, 204, 301, 302, 303, 304, 307, 308, 400, 404, 410, 429, 500, 502, 503, 504, 599, 999]
+    static let statuses = [
+        200, 200, 200, 203, 204, 301, 302, 303, 304, 307, 308, 400, 404, 410, 429, 500, 502, 503, 504, 599, 999,
+    ]
 
     static let retryAfters = [
-        "1e19", "9223372036854775807", "9223372036854775808", "99999999999999999999999", "-1", "-0", "NaN", "nan", "inf",
-        "-inf", "1e-400", "0x10", " 5 ", "1.5", "31", "", "٣", "Wed, 21 Oct 2015 07:28:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT",
-        "Sat, 01 Jan 0001 00:00:00 GMT", "Mon, 32 Foo 2026 25:61:61 GMT", "\u{1B}[31m", String(repeating: "9", count: 5000),
+        "1e19", "9223372036854775807", "9223372036854775808", "99999999999999999999999", "-1", "-0", "NaN", "nan",
+        "inf",
+        "-inf", "1e-400", "0x10", " 5 ", "1.5", "31", "", "٣", "Wed, 21 Oct 2015 07:28:00 GMT",
+        "Fri, 31 Dec 9999 23:59:59 GMT",
+        "Sat, 01 Jan 0001 00:00:00 GMT", "Mon, 32 Foo 2026 25:61:61 GMT", "\u{1B}[31m",
+        String(repeating: "9", count: 5000),
     ]
 
     static let validators = [
@@ -133,7 +166,8 @@ enum HeaderMutation {
     ]
 
     static let locations = [
-        "", "/", "https://evil.example/", "http://swapi.dev:99999/", "//swapi.dev/api/species/", "file:///etc/passwd", "\u{0}",
+        "", "/", "https://evil.example/", "http://swapi.dev:99999/", "//swapi.dev/api/species/", "file:///etc/passwd",
+        "\u{0}",
         "https://swapi.dev/api/species/?page=1",
     ]
 
@@ -169,8 +203,10 @@ enum Mutation {
     }
 
     static func apply(to document: Data, using random: inout SplitMix64) -> Data {
-        if random.below(2) == 0, let json = try? JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed]),
-            let changed = try? JSONSerialization.data(withJSONObject: change(json, using: &random), options: [.fragmentsAllowed])
+        if random.below(2) == 0,
+            let json = try? JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed]),
+            let changed = try? JSONSerialization.data(
+                withJSONObject: change(json, using: &random), options: [.fragmentsAllowed])
         {
             return changed
         }
@@ -206,7 +242,8 @@ enum Mutation {
         }
         if var array = value as? [Any], !array.isEmpty {
             let index = random.below(array.count)
-            array[index] = random.below(3) == 0 ? values[random.below(values.count)] : change(array[index], using: &random)
+            array[index] =
+                random.below(3) == 0 ? values[random.below(values.count)] : change(array[index], using: &random)
             return array
         }
         return values[random.below(values.count)]

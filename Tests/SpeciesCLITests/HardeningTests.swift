@@ -15,10 +15,12 @@ import Glibc
 struct HardeningTests {
     let server = ServerSession()
 
-    private func species(_ fault: String?, _ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await SpeciesBinary.run(["--no-fallback", "--base-url", try await server.root(fault: fault)] + arguments, environment: environment)
+    private func species(_ fault: String?, _ arguments: [String], environment: [String: String] = [:]) async throws
+        -> ProcessResult
+    {
+        try await SpeciesBinary.run(
+            ["--no-fallback", "--base-url", try await server.root(fault: fault)] + arguments, environment: environment)
     }
-
 
     // MARK: 1. Numbers from the network
 
@@ -28,7 +30,8 @@ struct HardeningTests {
         #expect(result.status == 69 && !result.killedBySignal, "\(result)")
         #expect(result.stdout == "")
         #expect(
-            result.stderr == "error: \(root)species/ answered HTTP 503 Service Unavailable and asks to wait 31688087 years\n")
+            result.stderr
+                == "error: \(root)species/ answered HTTP 503 Service Unavailable and asks to wait 31688087 years\n")
         #expect(try await server.requests(fault: "retry-after-huge").count == 1)
     }
 
@@ -43,7 +46,8 @@ struct HardeningTests {
     }
 
     @Test func aContentLengthUnderARaisedLimitThatIsNeverSentIsACutAnswer() async throws {
-        let result = try await species("content-length-huge", ["list", "--max-response-size", "100000000000", "--retries", "0"])
+        let result = try await species(
+            "content-length-huge", ["list", "--max-response-size", "100000000000", "--retries", "0"])
         let root = try await server.root(fault: "content-length-huge")
         #expect(result.status == 69 && !result.killedBySignal, "\(result)")
         #expect(result.stdout == "")
@@ -55,20 +59,25 @@ struct HardeningTests {
     @Test func aOneByteLimitSaysByte() async throws {
         let result = try await species(nil, ["list", "--max-response-size", "1"])
         #expect(result.status == 65)
-        #expect(result.stderr == "error: \(try await server.root())species/: the response is larger than 1 byte (--max-response-size)\n")
+        #expect(
+            result.stderr
+                == "error: \(try await server.root())species/: the response is larger than 1 byte (--max-response-size)\n"
+        )
     }
 
     // MARK: 2. Output that cannot be written
 
     @Test(
         arguments: [
-            ["list"], ["list", "--json"], ["list", "--jsonl"], ["list", "--format", "tsv"], ["list", "--all-pages", "--json"],
+            ["list"], ["list", "--json"], ["list", "--jsonl"], ["list", "--format", "tsv"],
+            ["list", "--all-pages", "--json"],
             ["show", "3"], ["show", "3", "--json"], ["--help"], ["list", "--help"], ["--version"], ["cache", "info"],
             ["completions", "bash"],
         ])
     func aFullDiskIsOneErrorAndStatus74(arguments: [String]) async throws {
         let result = try await ChildProcess.run(
-            SpeciesBinary.url, ["--base-url", try await server.root()] + arguments, environment: SpeciesBinary.environment(), stdout: "/dev/full")
+            SpeciesBinary.url, ["--base-url", try await server.root()] + arguments,
+            environment: SpeciesBinary.environment(), stdout: "/dev/full")
         #expect(result.status == 74, "\(result)")
         #expect(result.stderr == "error: cannot write the output: No space left on device\n")
     }
@@ -77,7 +86,8 @@ struct HardeningTests {
     func aClosedStdoutIsOneErrorAndStatus74(arguments: [String]) async throws {
         let script = "\"$0\" \"$@\" >&-; echo \"status $?\" >&2"
         let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/bin/bash"), ["-c", script, SpeciesBinary.url.path, "--base-url", try await server.root()] + arguments,
+            URL(fileURLWithPath: "/bin/bash"),
+            ["-c", script, SpeciesBinary.url.path, "--base-url", try await server.root()] + arguments,
             environment: SpeciesBinary.environment())
         #expect(result.stderr == "error: cannot write the output: Bad file descriptor\nstatus 74\n", "\(result)")
     }
@@ -107,7 +117,10 @@ struct HardeningTests {
         #expect(result.stdout == "")
         let prefix = "error: \(root)species/: it redirects to another origin (http://127.0.0.1:"
         #expect(result.stderr.hasPrefix(prefix) && result.stderr.hasSuffix("/species/); not followed\n"), "\(result)")
-        #expect(!result.stderr.contains("127.0.0.1:\(try await FixtureServer.shared.value.port)/\(server.name)/fault=redirect-other-port/api/species/)"))
+        #expect(
+            !result.stderr.contains(
+                "127.0.0.1:\(try await FixtureServer.shared.value.port)/\(server.name)/fault=redirect-other-port/api/species/)"
+            ))
         #expect(try cache.entries().isEmpty)
     }
 
@@ -120,14 +133,22 @@ struct HardeningTests {
             "http://reader:s3cr3t-pw@127.0.0.1:\(port)/\(server.name)/" + (fault.map { "fault=\($0)/" } ?? "") + "api/"
         }
         var stderr = ""
-        for (fault, arguments) in [("500-once", ["list"]), ("page3-500", ["list", "--all-pages", "--retries", "1"]), (nil, ["show", "3", "--related"])] {
+        for (fault, arguments) in [
+            ("500-once", ["list"]), ("page3-500", ["list", "--all-pages", "--retries", "1"]),
+            (nil, ["show", "3", "--related"]),
+        ] {
             let result = try await SpeciesBinary.run(
                 ["--no-fallback", "--base-url", secretRoot(fault)] + arguments, environment: cache.environment)
             stderr += result.stderr
         }
         #expect(!stderr.contains("s3cr3t") && !stderr.contains("reader"))
-        #expect(stderr.contains("retry 1 of 3 in ") && stderr.contains(": http://***@127.0.0.1:\(port)/\(server.name)/fault=500-once/api/species/: "))
-        #expect(stderr.contains("error: http://***@127.0.0.1:\(port)/\(server.name)/fault=page3-500/api/species/?page=3 answered HTTP 500"))
+        #expect(
+            stderr.contains("retry 1 of 3 in ")
+                && stderr.contains(": http://***@127.0.0.1:\(port)/\(server.name)/fault=500-once/api/species/: "))
+        #expect(
+            stderr.contains(
+                "error: http://***@127.0.0.1:\(port)/\(server.name)/fault=page3-500/api/species/?page=3 answered HTTP 500"
+            ))
 
         let entries = try cache.entries()
         #expect(entries.count >= 3)
@@ -139,7 +160,10 @@ struct HardeningTests {
 
         let usage = try await SpeciesBinary.run(["--base-url", "http://reader:s3cr3t-pw@host:99999/api/", "list"])
         #expect(usage.status == 64)
-        #expect(usage.stderr.hasPrefix("error: invalid value 'http://***@host:99999/api/' for '--base-url <url>': expected a port from 1 to 65535\n"))
+        #expect(
+            usage.stderr.hasPrefix(
+                "error: invalid value 'http://***@host:99999/api/' for '--base-url <url>': expected a port from 1 to 65535\n"
+            ))
     }
 
     // MARK: 6. Characters that fool a terminal
@@ -180,7 +204,9 @@ struct HardeningTests {
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(object?["created"] is NSNull)
         #expect(object?["edited"] as? String == "2014-12-20T21:36:42.136000Z")
-        #expect(result.stderr == "warning: species 'Human': field 'created' is not a valid UTC timestamp; treated as absent\n")
+        #expect(
+            result.stderr
+                == "warning: species 'Human': field 'created' is not a valid UTC timestamp; treated as absent\n")
     }
 
     // MARK: 8. Messages that say what happened
@@ -193,7 +219,9 @@ struct HardeningTests {
         await untrusted.stop()
         #expect(result.status == 69)
         #expect(result.stdout == "")
-        #expect(result.stderr == "error: could not reach \(root)species/: SSL certificate problem: self-signed certificate\n")
+        #expect(
+            result.stderr
+                == "error: could not reach \(root)species/: SSL certificate problem: self-signed certificate\n")
     }
 
     @Test(
@@ -217,18 +245,26 @@ struct HardeningTests {
     @Test(
         arguments: [
             ("http://127.0.0.1:65536/api/", "a port from 1 to 65535"),
-            ("http://[::1]:8000/api/", "a host name or an IPv4 address (FoundationNetworking cannot request an IPv6 address literal)"),
+            (
+                "http://[::1]:8000/api/",
+                "a host name or an IPv4 address (FoundationNetworking cannot request an IPv6 address literal)"
+            ),
         ])
     func aRootThatCannotWorkIsAUsageError(url: String, expected: String) async throws {
         for (arguments, environment) in [(["--base-url", url, "list"], [:]), (["list"], ["SWAPI_BASE_URL": url])] {
             let result = try await SpeciesBinary.run(arguments, environment: environment)
             #expect(result.status == 64)
             let source = environment.isEmpty ? "'--base-url <url>'" : "SWAPI_BASE_URL"
-            #expect(result.stderr.hasPrefix("error: invalid value '\(url)' for \(source): expected \(expected)\n"), "\(result)")
+            #expect(
+                result.stderr.hasPrefix("error: invalid value '\(url)' for \(source): expected \(expected)\n"),
+                "\(result)")
         }
     }
 
-    @Test(arguments: [["--NAME"], ["list", "--NAME"], ["show", "NAME", "--offline"], ["list", "--search", "NAME", "--offline"], ["NAME"]])
+    @Test(arguments: [
+        ["--NAME"], ["list", "--NAME"], ["show", "NAME", "--offline"], ["list", "--search", "NAME", "--offline"],
+        ["NAME"],
+    ])
     func aHugeArgumentMakesAShortLine(template: [String]) async throws {
         let huge = String(repeating: "x", count: 100_000)
         let result = try await SpeciesBinary.run(template.map { $0.replacingOccurrences(of: "NAME", with: huge) })
@@ -253,7 +289,9 @@ struct HardeningTests {
         let result = try await species(fault, ["show", "3", "--related", "--retries", "0"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix(try Fixtures.text("golden/show/3.txt")))
-        #expect(result.stdout.contains("\nHomeworld: Kashyyyk\nPeople: unknown (\(reason)), Tarfful\nFilms: Revenge of the Sith, "))
+        #expect(
+            result.stdout.contains(
+                "\nHomeworld: Kashyyyk\nPeople: unknown (\(reason)), Tarfful\nFilms: Revenge of the Sith, "))
         let warning = try #require(result.stderr.split(separator: "\n").first)
         #expect(warning.hasPrefix("warning: cannot name person 13: \(try await server.root(fault: fault))people/13/ "))
         #expect(result.stderr.split(separator: "\n").count == 1)

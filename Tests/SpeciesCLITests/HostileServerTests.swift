@@ -10,13 +10,11 @@ struct HostileServerTests {
     let server = ServerSession()
     let pageOneHint = "page 1 of 4, 37 species; use --page 2 or --all-pages\n"
 
-
     /// Without the fallback to the cache, which these servers' failures
     /// would otherwise try first (`ReachTests`).
     private func species(_ fault: String, _ arguments: [String]) async throws -> ProcessResult {
         try await SpeciesBinary.run(["--no-fallback", "--base-url", try await server.root(fault: fault)] + arguments)
     }
-
 
     // MARK: Retries
 
@@ -47,7 +45,8 @@ struct HostileServerTests {
         #expect(result.stdout == "")
         #expect(
             result.stderr.hasPrefix(
-                "error: \(root)species/ answered HTTP 429 Too Many Requests and asks to wait 7 h 12 min; try again after "))
+                "error: \(root)species/ answered HTTP 429 Too Many Requests and asks to wait 7 h 12 min; try again after "
+            ))
         #expect(result.stderr.hasSuffix(" UTC\n"))
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(try await server.requests(fault: "429-long").count == 1)
@@ -62,7 +61,10 @@ struct HostileServerTests {
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3)
         // The first wait is 0.5 s scaled by a jitter factor from 0.5 to 1.
-        #expect(["0.2", "0.3", "0.4", "0.5"].contains { lines[0] == "retry 1 of 3 in \($0) s: \(root)species/: it answered HTTP \(status)" })
+        #expect(
+            ["0.2", "0.3", "0.4", "0.5"].contains {
+                lines[0] == "retry 1 of 3 in \($0) s: \(root)species/: it answered HTTP \(status)"
+            })
         #expect(lines[1] + "\n" == pageOneHint)
     }
 
@@ -94,7 +96,8 @@ struct HostileServerTests {
         let result = try await SpeciesBinary.run(["--no-fallback", "--base-url", root, "list", "--timeout", timeout])
         #expect(result.status == 69)
         #expect(result.stdout == "")
-        #expect(result.stderr == "error: \(root)species/ timed out: no complete answer within \(timeout) s (--timeout)\n")
+        #expect(
+            result.stderr == "error: \(root)species/ timed out: no complete answer within \(timeout) s (--timeout)\n")
         // The server would hang for 300 s, or drip for half an hour; the
         // margin is for a test run that keeps both cores busy.
         #expect(result.seconds < Double(timeout)! + 10, "the deadline ends it")
@@ -122,7 +125,10 @@ struct HostileServerTests {
         let root = try await server.root(fault: "truncated")
         #expect(result.status == 65)
         #expect(result.stdout == "")
-        #expect(result.stderr == "error: \(root)species/ did not answer with SWAPI JSON: the body is not valid JSON (it may be cut short)\n")
+        #expect(
+            result.stderr
+                == "error: \(root)species/ did not answer with SWAPI JSON: the body is not valid JSON (it may be cut short)\n"
+        )
     }
 
     @Test func wrongTypesBecomeAbsentWithAWarningEach() async throws {
@@ -136,12 +142,16 @@ struct HostileServerTests {
                 -       mammal          sentient        180  120       Galactic Basic
 
                 """)
-        let fields = ["classification", "average_height", "eye_colors", "average_lifespan", "homeworld", "people", "films"]
+        let fields = [
+            "classification", "average_height", "eye_colors", "average_lifespan", "homeworld", "people", "films",
+        ]
         let expected =
             fields.map { "warning: species 'Wookie': field '\($0)' has the wrong JSON type; treated as absent" }
-            + ["warning: species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent",
-               "warning: species 'Wookie': field 'edited' has the wrong JSON type; treated as absent",
-               "warning: species at \(root)species/1/: field 'name' has the wrong JSON type; treated as absent"]
+            + [
+                "warning: species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent",
+                "warning: species 'Wookie': field 'edited' has the wrong JSON type; treated as absent",
+                "warning: species at \(root)species/1/: field 'name' has the wrong JSON type; treated as absent",
+            ]
         #expect(result.stderr.split(separator: "\n").map(String.init) == expected)
     }
 
@@ -154,10 +164,15 @@ struct HostileServerTests {
 
         let detail = try await species("escape-name", ["show", "1"])
         #expect(detail.status == 0, "\(detail)")
-        #expect(detail.stdout.hasPrefix(escapedName + "\n\nMembers of the " + escapedName + #" species speak Galactic\u{9B}31m Basic. "#))
+        #expect(
+            detail.stdout.hasPrefix(
+                escapedName + "\n\nMembers of the " + escapedName + #" species speak Galactic\u{9B}31m Basic. "#))
 
         for output in [table.stdout, detail.stdout] {
-            #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || (0x7F...0x9F).contains($0.value) })
+            #expect(
+                !output.unicodeScalars.contains {
+                    $0.value < 0x20 && $0 != "\n" && $0 != "\t" || (0x7F...0x9F).contains($0.value)
+                })
         }
 
         let json = try await species("escape-name", ["show", "1", "--json"])
@@ -198,7 +213,8 @@ struct HostileServerTests {
         // Pages 2 to 4 were asked for at once, from the API's own pattern;
         // the link itself never was.
         let log = try await server.requests(fault: fault)
-        #expect(log.count <= 4 && log.allSatisfy { $0.hasPrefix("/\(server.name)/fault=\(fault)/api/species/") }, "\(log)")
+        #expect(
+            log.count <= 4 && log.allSatisfy { $0.hasPrefix("/\(server.name)/fault=\(fault)/api/species/") }, "\(log)")
     }
 
     @Test(arguments: ["oversized", "oversized-declared"])
@@ -255,11 +271,14 @@ struct HostileServerTests {
 
     @Test func ctrlCEndsItAtOnceWithoutAStackTrace() async throws {
         let fault = "hang"
-        let process = try SpeciesBinary.startWithDefaultSignals(["--base-url", try await server.root(fault: fault), "list", "--timeout", "60"])
+        let process = try SpeciesBinary.startWithDefaultSignals([
+            "--base-url", try await server.root(fault: fault), "list", "--timeout", "60",
+        ])
         try await waitForRequests(fault, count: 1)
         process.signal(SIGINT)
         let result = try await process.result()
-        #expect(result.killedBySignal && result.status == SIGINT, "the shell reports this as exit status 130: \(result)")
+        #expect(
+            result.killedBySignal && result.status == SIGINT, "the shell reports this as exit status 130: \(result)")
         #expect(result.stderr == "")
         #expect(result.stdout == "")
     }

@@ -40,16 +40,26 @@ struct InvocationTests {
 
     @Test func everyListOption() throws {
         let invocation = try parse(["list", "--search", "Yoda's species", "--all-pages", "--jsonl"])
-        #expect(invocation == .list(ListCommand(allPages: true, search: "Yoda's species", format: .jsonl), GlobalSettings()))
-        #expect(try parse(["list", "--json"]) == .list(ListCommand(format: .json), GlobalSettings()))
-        let arranged = try parse(["list", "--sort", "lifespan", "--reverse", "--format", "tsv", "--fields", "name, average_height,ID"])
         #expect(
-            arranged == .list(
-                ListCommand(format: .tsv, order: .lifespan, reversed: true, fields: [.name, .averageHeight, .id]), GlobalSettings()))
-        #expect(try parse(["list", "--json", "--sort", "name"]) == .list(ListCommand(format: .json, order: .name), GlobalSettings()))
+            invocation == .list(ListCommand(allPages: true, search: "Yoda's species", format: .jsonl), GlobalSettings())
+        )
+        #expect(try parse(["list", "--json"]) == .list(ListCommand(format: .json), GlobalSettings()))
+        let arranged = try parse([
+            "list", "--sort", "lifespan", "--reverse", "--format", "tsv", "--fields", "name, average_height,ID",
+        ])
+        #expect(
+            arranged
+                == .list(
+                    ListCommand(format: .tsv, order: .lifespan, reversed: true, fields: [.name, .averageHeight, .id]),
+                    GlobalSettings()))
+        #expect(
+            try parse(["list", "--json", "--sort", "name"])
+                == .list(ListCommand(format: .json, order: .name), GlobalSettings()))
         #expect(try parse(["list", "--format", "table"]) == .list(ListCommand(), GlobalSettings()))
         #expect(try parse(["list", "--format", "json"]) == .list(ListCommand(format: .json), GlobalSettings()))
-        #expect(try parse(["list", "--format=jsonl", "--all-pages"]) == .list(ListCommand(allPages: true, format: .jsonl), GlobalSettings()))
+        #expect(
+            try parse(["list", "--format=jsonl", "--all-pages"])
+                == .list(ListCommand(allPages: true, format: .jsonl), GlobalSettings()))
         #expect(try parse(["list", "--format", "csv"]) == .list(ListCommand(format: .csv), GlobalSettings()))
         #expect(try parse(["list", "--format", "markdown"]) == .list(ListCommand(format: .markdown), GlobalSettings()))
         #expect(try parse(["list", "--limit", "15"]) == .list(ListCommand(limit: 15), GlobalSettings()))
@@ -60,19 +70,28 @@ struct InvocationTests {
     }
 
     @Test func showRelated() throws {
-        #expect(try parse(["show", "kel", "dor", "--related", "--json"]) == .show(ShowCommand(query: .name("kel dor"), json: true, related: true), GlobalSettings()))
+        #expect(
+            try parse(["show", "kel", "dor", "--related", "--json"])
+                == .show(ShowCommand(query: .name("kel dor"), json: true, related: true), GlobalSettings()))
     }
 
     @Test func colourAndQuiet() throws {
-        #expect(try parse(["--color", "never", "list", "-q"]) == .list(ListCommand(), GlobalSettings(colorMode: .never, quiet: true)))
-        #expect(try parse(["show", "1", "--color=always", "--quiet"]) == .show(ShowCommand(query: .id(1)), GlobalSettings(colorMode: .always, quiet: true)))
+        #expect(
+            try parse(["--color", "never", "list", "-q"])
+                == .list(ListCommand(), GlobalSettings(colorMode: .never, quiet: true)))
+        #expect(
+            try parse(["show", "1", "--color=always", "--quiet"])
+                == .show(ShowCommand(query: .id(1)), GlobalSettings(colorMode: .always, quiet: true)))
         #expect(try parse(["-v", "list"]) == .list(ListCommand(), GlobalSettings(verbose: true)))
-        #expect(try parse(["show", "1", "--verbose"]) == .show(ShowCommand(query: .id(1)), GlobalSettings(verbose: true)))
+        #expect(
+            try parse(["show", "1", "--verbose"]) == .show(ShowCommand(query: .id(1)), GlobalSettings(verbose: true)))
     }
 
     @Test func completionsAndTheHiddenCommands() throws {
         #expect(try parse(["completions", "zsh"]) == .completions(.zsh))
-        #expect(try parse(["__complete-names", "--base-url", "http://127.0.0.1:8000/api/"]) == .completeNames(Self.localSettings))
+        #expect(
+            try parse(["__complete-names", "--base-url", "http://127.0.0.1:8000/api/"])
+                == .completeNames(Self.localSettings))
         #expect(try parse(["__manpage"]) == .manualPage)
         #expect(!Invocation.helpText(for: Commands.root).contains("__"))
     }
@@ -90,10 +109,15 @@ struct InvocationTests {
         let expected = GlobalSettings(client: .init(roots: local.compactMap(APIRoot.init)))
         let options = try parse(["--base-url", local[0], "list", "--base-url", local[1], "--base-url", local[2]])
         #expect(options == .list(ListCommand(), expected))
-        for separated in ["\(local[0]) \(local[1]) \(local[2])", "\(local[0]),\(local[1]),\(local[2])", " \(local[0]) ,  \(local[1]),\(local[2]) "] {
+        for separated in [
+            "\(local[0]) \(local[1]) \(local[2])", "\(local[0]),\(local[1]),\(local[2])",
+            " \(local[0]) ,  \(local[1]),\(local[2]) ",
+        ] {
             #expect(try parse(["list"], environment: ["SWAPI_BASE_URL": separated]) == .list(ListCommand(), expected))
         }
-        #expect(try parse(["list", "--base-url", "\(local[0]),\(local[1])", "--base-url", local[2]]) == .list(ListCommand(), expected))
+        #expect(
+            try parse(["list", "--base-url", "\(local[0]),\(local[1])", "--base-url", local[2]])
+                == .list(ListCommand(), expected))
     }
 
     @Test func theDefaultIsSWAPIsPublicServicesInTurn() throws {
@@ -101,7 +125,8 @@ struct InvocationTests {
             try parse(["list"]) == .list(ListCommand(), GlobalSettings(client: .init(roots: APIRoot.publicServices))))
         #expect(
             APIRoot.publicServices.map(\.url.absoluteString) == [
-                "https://swapi.dev/api/", "https://swapi.py4e.com/api/", "https://www.swapi.tech/api/", "https://swapi.info/api/",
+                "https://swapi.dev/api/", "https://swapi.py4e.com/api/", "https://www.swapi.tech/api/",
+                "https://swapi.info/api/",
             ])
     }
 
@@ -117,7 +142,9 @@ struct InvocationTests {
 
     @Test func showJoinsItsWords() throws {
         #expect(try parse(["show", "kel", "dor"]) == .show(ShowCommand(query: .name("kel dor")), GlobalSettings()))
-        #expect(try parse(["show", "Yoda's species", "--json"]) == .show(ShowCommand(query: .name("Yoda's species"), json: true), GlobalSettings()))
+        #expect(
+            try parse(["show", "Yoda's species", "--json"])
+                == .show(ShowCommand(query: .name("Yoda's species"), json: true), GlobalSettings()))
         #expect(try parse(["show", "--", "-5"]) == .show(ShowCommand(query: .name("-5")), GlobalSettings()))
     }
 
@@ -152,30 +179,91 @@ struct InvocationTests {
             (["shwo", "yoda"], "unknown subcommand 'shwo'; did you mean 'show'?", "species"),
             (["frobnicate"], "unknown subcommand 'frobnicate'", "species"),
             (["list", "--al-pages"], "unknown option '--al-pages'; did you mean '--all-pages'?", "species list"),
-            (["list", "--sort", "mass"], "invalid value 'mass' for '--sort <key>': expected name, height or lifespan", "species list"),
-            (["list", "--format", "tvs"], "invalid value 'tvs' for '--format <format>': expected table, tsv, csv, markdown, json or jsonl; did you mean 'tsv'?", "species list"),
-            (["list", "--format", "xml"], "invalid value 'xml' for '--format <format>': expected table, tsv, csv, markdown, json or jsonl", "species list"),
-            (["list", "--sort", "hieght"], "invalid value 'hieght' for '--sort <key>': expected name, height or lifespan; did you mean 'height'?", "species list"),
-            (["list", "--color", "alwys"], "invalid value 'alwys' for '--color <when>': expected auto, always or never; did you mean 'always'?", "species list"),
-            (["list", "--fields", "nme"], "invalid value 'nme' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url; did you mean 'name'?", "species list"),
-            (["list", "--limit", "0"], "invalid value '0' for '--limit <n>': expected a whole number from 1 up", "species list"),
-            (["list", "--limit", "ten"], "invalid value 'ten' for '--limit <n>': expected a whole number from 1 up", "species list"),
-            (["list", "--page", "2", "--limit", "3"], "'--page' and '--limit' cannot be used together", "species list"),
-            (["cache", "inf"], "unknown argument 'inf': expected 'info' or 'clear'; did you mean 'info'?", "species cache"),
+            (
+                ["list", "--sort", "mass"],
+                "invalid value 'mass' for '--sort <key>': expected name, height or lifespan", "species list"
+            ),
+            (
+                ["list", "--format", "tvs"],
+                "invalid value 'tvs' for '--format <format>': expected table, tsv, csv, markdown, json or jsonl; did you mean 'tsv'?",
+                "species list"
+            ),
+            (
+                ["list", "--format", "xml"],
+                "invalid value 'xml' for '--format <format>': expected table, tsv, csv, markdown, json or jsonl",
+                "species list"
+            ),
+            (
+                ["list", "--sort", "hieght"],
+                "invalid value 'hieght' for '--sort <key>': expected name, height or lifespan; did you mean 'height'?",
+                "species list"
+            ),
+            (
+                ["list", "--color", "alwys"],
+                "invalid value 'alwys' for '--color <when>': expected auto, always or never; did you mean 'always'?",
+                "species list"
+            ),
+            (
+                ["list", "--fields", "nme"],
+                "invalid value 'nme' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url; did you mean 'name'?",
+                "species list"
+            ),
+            (
+                ["list", "--limit", "0"], "invalid value '0' for '--limit <n>': expected a whole number from 1 up",
+                "species list"
+            ),
+            (
+                ["list", "--limit", "ten"], "invalid value 'ten' for '--limit <n>': expected a whole number from 1 up",
+                "species list"
+            ),
+            (
+                ["list", "--page", "2", "--limit", "3"], "'--page' and '--limit' cannot be used together",
+                "species list"
+            ),
+            (
+                ["cache", "inf"], "unknown argument 'inf': expected 'info' or 'clear'; did you mean 'info'?",
+                "species cache"
+            ),
             (["list", "--json", "--format", "tsv"], "'--format' and '--json' cannot be used together", "species list"),
-            (["list", "--fields", "name,mass"], "invalid value 'mass' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url", "species list"),
-            (["list", "--fields", "name,"], "invalid value '' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url", "species list"),
-            (["list", "--color", "sometimes"], "invalid value 'sometimes' for '--color <when>': expected auto, always or never", "species list"),
+            (
+                ["list", "--fields", "name,mass"],
+                "invalid value 'mass' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url",
+                "species list"
+            ),
+            (
+                ["list", "--fields", "name,"],
+                "invalid value '' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url",
+                "species list"
+            ),
+            (
+                ["list", "--color", "sometimes"],
+                "invalid value 'sometimes' for '--color <when>': expected auto, always or never", "species list"
+            ),
             (["completions"], "missing argument 'bash | zsh | fish'", "species completions"),
-            (["completions", "tcsh"], "unknown argument 'tcsh': expected 'bash', 'zsh' or 'fish'; did you mean 'bash'?", "species completions"),
+            (
+                ["completions", "tcsh"],
+                "unknown argument 'tcsh': expected 'bash', 'zsh' or 'fish'; did you mean 'bash'?", "species completions"
+            ),
             (["help", "lsit"], "unknown subcommand 'lsit'; did you mean 'list'?", "species help"),
             (["--foo", "list"], "unknown option '--foo'", "species list"),
             (["list", "--page"], "missing value for '--page <n>'", "species list"),
             (["list", "--page", "--json"], "missing value for '--page <n>'", "species list"),
-            (["list", "--page", "0"], "invalid value '0' for '--page <n>': expected a whole number from 1 up", "species list"),
-            (["list", "--page", "-1"], "invalid value '-1' for '--page <n>': expected a whole number from 1 up", "species list"),
-            (["list", "--page", "two"], "invalid value 'two' for '--page <n>': expected a whole number from 1 up", "species list"),
-            (["list", "--page", "2", "--all-pages"], "'--page' and '--all-pages' cannot be used together", "species list"),
+            (
+                ["list", "--page", "0"], "invalid value '0' for '--page <n>': expected a whole number from 1 up",
+                "species list"
+            ),
+            (
+                ["list", "--page", "-1"], "invalid value '-1' for '--page <n>': expected a whole number from 1 up",
+                "species list"
+            ),
+            (
+                ["list", "--page", "two"], "invalid value 'two' for '--page <n>': expected a whole number from 1 up",
+                "species list"
+            ),
+            (
+                ["list", "--page", "2", "--all-pages"], "'--page' and '--all-pages' cannot be used together",
+                "species list"
+            ),
             (["list", "--json", "--jsonl"], "'--json' and '--jsonl' cannot be used together", "species list"),
             (["list", "--json=yes"], "option '--json' does not take a value", "species list"),
             (["list", "--search", " "], "invalid value ' ' for '--search <text>': expected some text", "species list"),
@@ -183,15 +271,43 @@ struct InvocationTests {
             (["list", "--related"], "unknown option '--related'", "species list"),
             (["show"], "missing argument '<name | id | url>'", "species show"),
             (["show", "wookie", "--page", "2"], "unknown option '--page'", "species show"),
-            (["show", "x", "--base-url", "ftp://x/"], "invalid value 'ftp://x/' for '--base-url <url>': expected an http or https URL", "species show"),
-            (["list", "--base-url", "https://swapi.dev/api/ ftp://x/"], "invalid value 'ftp://x/' for '--base-url <url>': expected an http or https URL", "species list"),
-            (["list", "--base-url", " , "], "invalid value ' , ' for '--base-url <url>': expected an http or https URL", "species list"),
+            (
+                ["show", "x", "--base-url", "ftp://x/"],
+                "invalid value 'ftp://x/' for '--base-url <url>': expected an http or https URL", "species show"
+            ),
+            (
+                ["list", "--base-url", "https://swapi.dev/api/ ftp://x/"],
+                "invalid value 'ftp://x/' for '--base-url <url>': expected an http or https URL", "species list"
+            ),
+            (
+                ["list", "--base-url", " , "],
+                "invalid value ' , ' for '--base-url <url>': expected an http or https URL", "species list"
+            ),
             (["list", "-q", "-v"], "'--quiet' and '--verbose' cannot be used together", "species list"),
-            (["list", "--timeout", "0"], "invalid value '0' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400", "species list"),
-            (["list", "--timeout", "soon"], "invalid value 'soon' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400", "species list"),
-            (["list", "--retries", "-1"], "invalid value '-1' for '--retries <n>': expected a whole number from 0 to 100", "species list"),
-            (["list", "--max-response-size", "1MB"], "invalid value '1MB' for '--max-response-size <bytes>': expected a whole number of bytes from 1 to 1099511627776 (1 TiB)", "species list"),
-            (["list", "--max-response-size", "1099511627777"], "invalid value '1099511627777' for '--max-response-size <bytes>': expected a whole number of bytes from 1 to 1099511627776 (1 TiB)", "species list"),
+            (
+                ["list", "--timeout", "0"],
+                "invalid value '0' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400",
+                "species list"
+            ),
+            (
+                ["list", "--timeout", "soon"],
+                "invalid value 'soon' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400",
+                "species list"
+            ),
+            (
+                ["list", "--retries", "-1"],
+                "invalid value '-1' for '--retries <n>': expected a whole number from 0 to 100", "species list"
+            ),
+            (
+                ["list", "--max-response-size", "1MB"],
+                "invalid value '1MB' for '--max-response-size <bytes>': expected a whole number of bytes from 1 to 1099511627776 (1 TiB)",
+                "species list"
+            ),
+            (
+                ["list", "--max-response-size", "1099511627777"],
+                "invalid value '1099511627777' for '--max-response-size <bytes>': expected a whole number of bytes from 1 to 1099511627776 (1 TiB)",
+                "species list"
+            ),
             (["help", "nope"], "unknown subcommand 'nope'", "species help"),
             (["help", "list", "show"], "unexpected argument 'show'", "species help"),
         ])
@@ -210,7 +326,9 @@ struct InvocationTests {
                 == "invalid value 'http://[::1]/api/' for SWAPI_BASE_URL: expected a host name or an IPv4 address "
                 + "(FoundationNetworking cannot request an IPv6 address literal)")
         let timeout = usageError(["list"], environment: ["SWAPI_TIMEOUT": "-3"])
-        #expect(timeout?.message == "invalid value '-3' for SWAPI_TIMEOUT: expected a number of seconds from 0.001 to 86400")
+        #expect(
+            timeout?.message == "invalid value '-3' for SWAPI_TIMEOUT: expected a number of seconds from 0.001 to 86400"
+        )
     }
 }
 
@@ -252,7 +370,9 @@ struct HelpTests {
             let words = example.command.prefix { $0 != "|" && $0 != ">" }.split(separator: " ").map(String.init)
             guard words.first == "species" else { continue }
             let arguments = words.dropFirst().map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
-            #expect(throws: Never.self, "\(example.command)") { try Invocation(arguments: Array(arguments), environment: [:]) }
+            #expect(throws: Never.self, "\(example.command)") {
+                try Invocation(arguments: Array(arguments), environment: [:])
+            }
         }
     }
 
@@ -273,14 +393,19 @@ struct HelpTests {
     @Test(arguments: [40, 60, 72, 100])
     func helpWrapsToTheWidth(columns: Int) throws {
         for command in [Commands.root] + Commands.subcommands {
-            let help = try #require(try? Invocation(arguments: [command.name, "--help"].filter { $0 != "species" }, environment: ["COLUMNS": "\(columns)"]))
+            let help = try #require(
+                try? Invocation(
+                    arguments: [command.name, "--help"].filter { $0 != "species" },
+                    environment: ["COLUMNS": "\(columns)"]))
             guard case .help(let text) = help else {
                 Issue.record("\(command.path) --help gives \(help)")
                 continue
             }
             let lines = text.split(separator: "\n")
             // Only a word longer than a line, such as a path, may pass its end.
-            let long = lines.filter { DisplayWidth.of(String($0)) > columns && $0.trimmingCharacters(in: .whitespaces).contains(" ") }
+            let long = lines.filter {
+                DisplayWidth.of(String($0)) > columns && $0.trimmingCharacters(in: .whitespaces).contains(" ")
+            }
             #expect(long.isEmpty, "\(command.path) at \(columns):\n\(text)")
             if command == Commands.list {
                 #expect(lines.contains { DisplayWidth.of(String($0)) > columns - 8 }, "it uses the width")

@@ -73,14 +73,18 @@ struct SortedListTests {
 struct TerminalTests {
     /// Decides as `detect` would with a terminal 100 columns wide on stdout
     /// and one on stderr.
-    private func atTerminal(_ environment: [String: String], _ colorMode: ColorMode = .auto, quiet: Bool = false) -> Terminal {
+    private func atTerminal(_ environment: [String: String], _ colorMode: ColorMode = .auto, quiet: Bool = false)
+        -> Terminal
+    {
         Terminal.decide(
-            environment: environment, colorMode: colorMode, quiet: quiet, stdout: .init(width: 100), stderrIsTerminal: true)
+            environment: environment, colorMode: colorMode, quiet: quiet, stdout: .init(width: 100),
+            stderrIsTerminal: true)
     }
 
     /// As `detect` would in a pipe, with stderr a pipe too.
     private func piped(_ environment: [String: String], _ colorMode: ColorMode = .auto) -> Terminal {
-        Terminal.decide(environment: environment, colorMode: colorMode, quiet: false, stdout: nil, stderrIsTerminal: false)
+        Terminal.decide(
+            environment: environment, colorMode: colorMode, quiet: false, stdout: nil, stderrIsTerminal: false)
     }
 
     @Test func columnsSetsTheWidth() {

@@ -31,14 +31,16 @@ struct ManualPageTests {
             // The root's abstract is the NAME line, "species - browse ...".
             #expect(page.contains(command == Commands.root ? "species - browse the species of" : command.abstract))
             for option in command.options + Options.global {
-                #expect(page.contains(option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? "")))
+                #expect(
+                    page.contains(option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? "")))
                 #expect(page.contains("\n" + option.help + "\n"), "\(option.key)")
             }
             for argument in command.arguments {
                 #expect(page.contains(argument.help))
             }
             for example in command.examples {
-                #expect(page.contains("\n" + example.lines(width: ManualPage.exampleWidth).joined(separator: "\n") + "\n"))
+                #expect(
+                    page.contains("\n" + example.lines(width: ManualPage.exampleWidth).joined(separator: "\n") + "\n"))
                 #expect(page.contains("\n" + example.description + "\n"))
             }
         }
@@ -57,7 +59,8 @@ struct ManualPageTests {
     /// groff on the committed page, as man runs it.
     private func groffMan(_ options: [String]) async throws -> ProcessResult {
         try await ChildProcess.run(
-            URL(fileURLWithPath: groff ?? ""), ["-man", "-Tutf8"] + options + [Self.committed.path], environment: SpeciesBinary.environment())
+            URL(fileURLWithPath: groff ?? ""), ["-man", "-Tutf8"] + options + [Self.committed.path],
+            environment: SpeciesBinary.environment())
     }
 
     @Test(.enabled(if: groff != nil, "groff is not installed"))

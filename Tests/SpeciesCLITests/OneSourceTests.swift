@@ -25,11 +25,14 @@ struct OneSourceTests {
     }
 
     private static func lines(_ jsonl: String) throws -> [[String: Any]] {
-        try jsonl.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        try jsonl.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
     }
 
     private func run(_ arguments: [String], cached: Bool = false) async throws -> ProcessResult {
-        try await SpeciesBinary.run((cached ? [] : ["--no-cache"]) + arguments, environment: ["XDG_CACHE_HOME": cacheHome.path])
+        try await SpeciesBinary.run(
+            (cached ? [] : ["--no-cache"]) + arguments, environment: ["XDG_CACHE_HOME": cacheHome.path])
     }
 
     // MARK: 1-3. A listing is wholly one service's
@@ -41,7 +44,8 @@ struct OneSourceTests {
     func aServiceThatFailsAfterPageOneGivesWayToOneThatAnswersItAll(fault: String, serial: [String]) async throws {
         let failing = try await session.root(fault: fault), answering = try await session.root()
         for format in ["--json", "--jsonl"] {
-            let result = try await run(["--base-url", failing, "--base-url", answering, "list", "--all-pages", format] + serial)
+            let result = try await run(
+                ["--base-url", failing, "--base-url", answering, "list", "--all-pages", format] + serial)
             #expect(result.status == 0, "\(result)")
             let species = format == "--json" ? try Self.objects(result.stdout) : try Self.lines(result.stdout)
             #expect(species.count == 37)
@@ -49,28 +53,37 @@ struct OneSourceTests {
             #expect(result.seconds < 6, "\(result)")
             let notice = try #require(result.stderr.split(separator: "\n").last)
             #expect(notice.hasPrefix("\(Self.name(failing)) did not answer in full ("), "\(result)")
-            #expect(notice.hasSuffix(", after 1 page, which is dropped); answered by \(Self.name(answering))"), "\(result)")
+            #expect(
+                notice.hasSuffix(", after 1 page, which is dropped); answered by \(Self.name(answering))"), "\(result)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result)")
         }
     }
 
     @Test func aSearchAcrossPagesIsOneServicesToo() async throws {
         let failing = try await session.root(fault: "later-500"), answering = try await session.root()
-        let result = try await run(["--base-url", failing, "--base-url", answering, "list", "--search", "an", "--all-pages", "--jsonl"])
+        let result = try await run([
+            "--base-url", failing, "--base-url", answering, "list", "--search", "an", "--all-pages", "--jsonl",
+        ])
         #expect(result.status == 0, "\(result)")
         let species = try Self.lines(result.stdout)
         #expect(species.count == 17 && species.allSatisfy { ($0["url"] as? String)?.hasPrefix(answering) == true })
         #expect(
             result.stderr
-                == "\(Self.name(failing)) did not answer in full (HTTP 500 Internal Server Error, after 1 page, which is dropped); answered by \(Self.name(answering))\n")
+                == "\(Self.name(failing)) did not answer in full (HTTP 500 Internal Server Error, after 1 page, which is dropped); answered by \(Self.name(answering))\n"
+        )
     }
 
     /// `--verbose` shows the pages that were dropped.
     @Test func verboseShowsTheDroppedPages() async throws {
         let failing = try await session.root(fault: "later-500"), answering = try await session.root()
-        let result = try await run(["-v", "--serial", "--base-url", failing, "--base-url", answering, "list", "--all-pages", "--json"])
+        let result = try await run([
+            "-v", "--serial", "--base-url", failing, "--base-url", answering, "list", "--all-pages", "--json",
+        ])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("\nverbose: dropping what \(Self.name(failing)) sent: \(failing)species/ (10 species)\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "\nverbose: dropping what \(Self.name(failing)) sent: \(failing)species/ (10 species)\n"),
+            "\(result.stderr)")
     }
 
     /// Alone, a service that fails part way prints nothing, whatever the
@@ -80,12 +93,17 @@ struct OneSourceTests {
         let failing = try await session.root(fault: "later-500")
         let result = try await run(["--retries", "0", "--base-url", failing, "list", "--all-pages", format])
         #expect(result.status == 69 && result.stdout == "", "\(result)")
-        #expect(result.stderr == "error: \(failing)species/?page=2 answered HTTP 500 Internal Server Error; the cache holds no answer from \(Self.name(failing).split(separator: "/")[0]) (--offline answers from the SWAPI data built into species)\n", "\(result)")
+        #expect(
+            result.stderr
+                == "error: \(failing)species/?page=2 answered HTTP 500 Internal Server Error; the cache holds no answer from \(Self.name(failing).split(separator: "/")[0]) (--offline answers from the SWAPI data built into species)\n",
+            "\(result)")
     }
 
     /// The healthy path of the JSON lines: every species, in API order.
     @Test func jsonLinesOfAHealthyServiceAreEveryOne() async throws {
-        let result = try await run(["--base-url", try await session.root(), "list", "--all-pages", "--jsonl", "--limit", "25"])
+        let result = try await run([
+            "--base-url", try await session.root(), "list", "--all-pages", "--jsonl", "--limit", "25",
+        ])
         #expect(result.status == 0 && result.stderr == "", "\(result)")
         #expect(try Self.lines(result.stdout).map { $0["id"] as? Int } == Array(1...25))
     }
@@ -94,7 +112,9 @@ struct OneSourceTests {
     /// from the service that answers them all.
     @Test func showRelatedIsOneServicesAnswer() async throws {
         let failing = try await session.root(fault: "person-500"), answering = try await session.root()
-        let result = try await run(["--base-url", failing, "--base-url", answering, "show", "wookie", "--related", "--json"])
+        let result = try await run([
+            "--base-url", failing, "--base-url", answering, "show", "wookie", "--related", "--json",
+        ])
         #expect(result.status == 0, "\(result)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect((object["url"] as? String) == answering + "species/3/")
@@ -102,7 +122,8 @@ struct OneSourceTests {
         #expect(related["people"] as? [String] == ["Chewbacca", "Tarfful"])
         #expect(
             result.stderr
-                == "\(Self.name(failing)) did not answer in full (HTTP 500 Internal Server Error, after 1 page, which is dropped); answered by \(Self.name(answering))\n")
+                == "\(Self.name(failing)) did not answer in full (HTTP 500 Internal Server Error, after 1 page, which is dropped); answered by \(Self.name(answering))\n"
+        )
     }
 
     /// A name is looked up, and the closest names suggested, from one service.
@@ -110,14 +131,20 @@ struct OneSourceTests {
         let failing = try await session.root(fault: "later-500"), answering = try await session.root()
         let result = try await run(["--base-url", failing, "--base-url", answering, "show", "wookiee"])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.hasSuffix("; answered by \(Self.name(answering))\nerror: no species is named 'wookiee'; did you mean 'Wookie'?\n"), "\(result)")
-        #expect(try await session.requests().contains { $0.hasSuffix("species/?page=4") }, "the suggestions are the second service's")
+        #expect(
+            result.stderr.hasSuffix(
+                "; answered by \(Self.name(answering))\nerror: no species is named 'wookiee'; did you mean 'Wookie'?\n"),
+            "\(result)")
+        #expect(
+            try await session.requests().contains { $0.hasSuffix("species/?page=4") },
+            "the suggestions are the second service's")
     }
 
     // MARK: 4. Every way of not being SWAPI gives way
 
     @Test(arguments: [
-        ("404-json", "its species list answered HTTP 404 Not Found"), ("404-html", "its species list answered HTTP 404 Not Found"),
+        ("404-json", "its species list answered HTTP 404 Not Found"),
+        ("404-html", "its species list answered HTTP 404 Not Found"),
         ("401", "it answered HTTP 401 Unauthorized"), ("403", "it answered HTTP 403 Forbidden"),
         ("empty-list", "its species list is empty"), ("drip", "its answer came at less than 1 KiB/s for 3 s"),
     ])
@@ -130,12 +157,16 @@ struct OneSourceTests {
             list.stderr == "\(Self.name(failing)) did not answer (\(cause)); answered by \(Self.name(answering))\n"
                 + "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
         let info = try await SpeciesBinary.run(["cache", "info"], environment: ["XDG_CACHE_HOME": cacheHome.path])
-        #expect(info.stdout.contains("\nentries: 1, ") && info.stdout.contains("\nanswering: \(answering) since "), "\(info.stdout)")
+        #expect(
+            info.stdout.contains("\nentries: 1, ") && info.stdout.contains("\nanswering: \(answering) since "),
+            "\(info.stdout)")
         // A service whose list is empty may still serve species 3.
         guard fault != "empty-list" else { return }
         let show = try await run(["--base-url", failing, "--base-url", answering, "show", "3"])
         #expect(try show.status == 0 && show.stdout == (Fixtures.text("golden/show/3.txt")), "\(show)")
-        #expect(show.stderr == "\(Self.name(failing)) did not answer (\(cause)); answered by \(Self.name(answering))\n", "\(show)")
+        #expect(
+            show.stderr == "\(Self.name(failing)) did not answer (\(cause)); answered by \(Self.name(answering))\n",
+            "\(show)")
     }
 
     @Test(arguments: ["404-json", "404-html"])
@@ -143,7 +174,10 @@ struct OneSourceTests {
         let failing = try await session.root(fault: fault), answering = try await session.root()
         let result = try await run(["--base-url", failing, "--base-url", answering, "show", "3"])
         #expect(try result.status == 0 && result.stdout == (Fixtures.text("golden/show/3.txt")), "\(result)")
-        #expect(result.stderr == "\(Self.name(failing)) did not answer (its species list answered HTTP 404 Not Found); answered by \(Self.name(answering))\n")
+        #expect(
+            result.stderr
+                == "\(Self.name(failing)) did not answer (its species list answered HTTP 404 Not Found); answered by \(Self.name(answering))\n"
+        )
     }
 
     /// SWAPI's own 404 for one species or page is an answer: the next
@@ -164,7 +198,10 @@ struct OneSourceTests {
         let slow = try await session.root(delay: 2500), never = try await session.root(fault: "hang")
         let result = try await run(["--no-fallback", "--timeout", "2", "--base-url", slow, "--base-url", never, "list"])
         #expect(result.status == 69, "\(result)")
-        #expect(result.stderr == "error: \(slow)species/ timed out: no complete answer before the 2 s for the list of services ran out (--timeout)\n")
+        #expect(
+            result.stderr
+                == "error: \(slow)species/ timed out: no complete answer before the 2 s for the list of services ran out (--timeout)\n"
+        )
         #expect(try await session.requests(fault: "hang").isEmpty)
     }
 
@@ -177,7 +214,8 @@ struct OneSourceTests {
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let result = try await build.run(
             ["--no-cache", "--base-url", "https://127.0.0.1:\(ClosedPort.find())/api/", "list"],
-            environment: ["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "SSL_CERT_DIR": ""].merging([variable: fifo.path]) { $1 })
+            environment: ["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "SSL_CERT_DIR": ""].merging([variable: fifo.path])
+            { $1 })
         #expect(result.status == 64 && result.stdout == "", "\(result)")
         let kind = variable == "SSL_CERT_DIR" ? "a folder" : "a file"
         #expect(result.stderr == "error: \(variable) names \(fifo.path), a FIFO, not \(kind) of certificates\n")
@@ -188,7 +226,8 @@ struct OneSourceTests {
 
     @Test func whatAServiceSentBeforeItFailedIsNotCached() async throws {
         let failing = try await session.root(fault: "later-500"), answering = try await session.root()
-        let result = try await run(["--base-url", failing, "--base-url", answering, "list", "--all-pages"], cached: true)
+        let result = try await run(
+            ["--base-url", failing, "--base-url", answering, "list", "--all-pages"], cached: true)
         #expect(result.status == 0)
         let info = try await SpeciesBinary.run(["cache", "info"], environment: ["XDG_CACHE_HOME": cacheHome.path])
         #expect(info.stdout.contains("\nentries: 4, "), "B's four pages, none of A's: \(info.stdout)")
@@ -201,7 +240,9 @@ struct OneSourceTests {
 
     @Test func pagesThatShiftSayHowManyCameTwiceAndHowManyAreMissing() async throws {
         let root = try await session.root(fault: "shifting")
-        let result = try await run(["--serial", "--base-url", root, "list", "--all-pages", "--format", "tsv", "--fields", "name"])
+        let result = try await run([
+            "--serial", "--base-url", root, "list", "--all-pages", "--format", "tsv", "--fields", "name",
+        ])
         #expect(result.status == 0, "\(result)")
         let names = result.stdout.split(separator: "\n").dropFirst()
         #expect(

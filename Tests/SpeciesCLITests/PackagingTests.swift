@@ -38,18 +38,23 @@ struct PackagingTests {
         // Beside the package, as the README's "../species" says; SwiftPM names
         // a path dependency after its folder.
         let folder = try Self.scratch("example")
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("species"), withDestinationURL: Fixtures.packageRoot)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("species"), withDestinationURL: Fixtures.packageRoot)
         let package = folder.appendingPathComponent("Example")
         let sources = package.appendingPathComponent("Sources/Example")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
         let manifest = blocks[0].split(separator: "\n").filter { !$0.hasPrefix("//") }.joined(separator: "\n")
-        try Data("// swift-tools-version: 6.0\nimport PackageDescription\n\nlet package = Package(name: \"Example\", \(manifest))\n".utf8)
-            .write(to: package.appendingPathComponent("Package.swift"))
+        try Data(
+            "// swift-tools-version: 6.0\nimport PackageDescription\n\nlet package = Package(name: \"Example\", \(manifest))\n"
+                .utf8
+        )
+        .write(to: package.appendingPathComponent("Package.swift"))
         try Data(blocks[1].utf8).write(to: sources.appendingPathComponent("main.swift"))
 
         let swift = URL(fileURLWithPath: "/usr/bin/env")
         let build = try await ChildProcess.run(
-            swift, ["swift", "build", "--package-path", package.path], environment: SpeciesBinary.environment(), timeout: 540)
+            swift, ["swift", "build", "--package-path", package.path], environment: SpeciesBinary.environment(),
+            timeout: 540)
         try #require(build.status == 0, "\(build)")
 
         let root = try await ServerSession().root()
@@ -60,7 +65,8 @@ struct PackagingTests {
             package.appendingPathComponent(".build/debug/Example"), [],
             environment: SpeciesBinary.environment(["SWAPI_BASE_URL": root]), stdin: piped.path)
         #expect(example.status == 0, "\(example)")
-        #expect(example.stdout == (try Fixtures.text("golden/show/3.txt")) + "the same 37 species either way\ntrue 100\n")
+        #expect(
+            example.stdout == (try Fixtures.text("golden/show/3.txt")) + "the same 37 species either way\ntrue 100\n")
     }
 
     /// Runs a command found on the PATH, with the tests' environment.
@@ -68,7 +74,8 @@ struct PackagingTests {
         async throws -> ProcessResult
     {
         try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: SpeciesBinary.environment(extra), timeout: timeout)
+            URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: SpeciesBinary.environment(extra),
+            timeout: timeout)
     }
 
     /// Runs `make` in the package with the release build the installed
@@ -76,35 +83,43 @@ struct PackagingTests {
     private static func make(_ arguments: [String]) async throws -> ProcessResult {
         _ = try await InstalledSpecies.url.value
         return try await command(
-            ["make", "-s", "-C", Fixtures.packageRoot.path] + arguments + ["SCRATCH=\(InstalledSpecies.scratch.path)"], timeout: 540)
+            ["make", "-s", "-C", Fixtures.packageRoot.path] + arguments + ["SCRATCH=\(InstalledSpecies.scratch.path)"],
+            timeout: 540)
     }
 
     private static func isExecutable(_ name: String) -> Bool {
-        ["/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + name) }
+        ["/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"].contains {
+            FileManager.default.isExecutableFile(atPath: $0 + name)
+        }
     }
 
     /// The files under `folder`, as paths relative to it, sorted.
     private static func files(under folder: URL) throws -> [String] {
         try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { path in
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
+            return FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
                 && !isFolder.boolValue
         }.sorted()
     }
 
     /// What `--version` of a build made by `make` must say: the version, this
     /// checkout's commit, and a date.
-    private static func expectBuildVersion(_ output: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private static func expectBuildVersion(_ output: String, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
         let head = try await command(["git", "-C", Fixtures.packageRoot.path, "rev-parse", "--short=7", "HEAD"])
         let commit = head.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let match = output.wholeMatch(of: #/species (?<version>[0-9.]+) \((?<commit>[0-9a-f]+)(-dirty)?, (?<date>\d{4}-\d{2}-\d{2})\)\n/#)
+        let match = output.wholeMatch(
+            of: #/species (?<version>[0-9.]+) \((?<commit>[0-9a-f]+)(-dirty)?, (?<date>\d{4}-\d{2}-\d{2})\)\n/#)
         #expect(match?.output.version == Substring(SpeciesRelease.version), "\(output)", sourceLocation: sourceLocation)
         #expect(match?.output.commit == Substring(commit), "\(output)", sourceLocation: sourceLocation)
     }
 
     static let installedFiles = [
         "bin/species", "share/bash-completion/completions/species", "share/doc/species/LICENSE",
-        "share/doc/species/LICENSE.swapi-data", "share/doc/species/README.md", "share/fish/vendor_completions.d/species.fish",
+        "share/doc/species/LICENSE.swapi-data", "share/doc/species/README.md",
+        "share/fish/vendor_completions.d/species.fish",
         "share/man/man1/species.1", "share/zsh/site-functions/_species",
     ]
 
@@ -114,7 +129,8 @@ struct PackagingTests {
         let install = try await Self.make(["install", "PREFIX=\(prefix.path)"])
         try #require(install.status == 0, "\(install)")
         #expect(try Self.files(under: prefix) == Self.installedFiles)
-        let version = try await ChildProcess.run(prefix.appendingPathComponent("bin/species"), ["--version"], environment: SpeciesBinary.environment())
+        let version = try await ChildProcess.run(
+            prefix.appendingPathComponent("bin/species"), ["--version"], environment: SpeciesBinary.environment())
         try await Self.expectBuildVersion(version.stdout)
         let symbols = try await Self.command(["nm", prefix.appendingPathComponent("bin/species").path])
         #expect(symbols.stderr.contains("no symbols"), "stripped")
@@ -139,27 +155,37 @@ struct PackagingTests {
             guard Self.isExecutable("zsh") else { try Test.cancel("zsh is not installed") }
             let folder = "\(share)/zsh/site-functions"
             let line = "fpath=(\(folder) $fpath)"
-            #expect(install.stdout.contains("zsh does not look in \(folder); add to ~/.zshrc, before compinit: \(line)\n"), "\(install)")
+            #expect(
+                install.stdout.contains("zsh does not look in \(folder); add to ~/.zshrc, before compinit: \(line)\n"),
+                "\(install)")
             let found = try await Self.command(
-                ["zsh", "-fc", "\(line); autoload -U compinit; compinit -u -d \(prefix.path)/.zcompdump; print -r -- $_comps[species]"],
+                [
+                    "zsh", "-fc",
+                    "\(line); autoload -U compinit; compinit -u -d \(prefix.path)/.zcompdump; print -r -- $_comps[species]",
+                ],
                 environment: environment)
             #expect(found.stdout == "_species\n", "\(found)")
         case "fish":
             guard Self.isExecutable("fish") else { try Test.cancel("fish is not installed") }
             let line = "export XDG_DATA_DIRS=\"\(share):${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\""
             #expect(
-                install.stdout.contains("fish does not look in \(share)/fish/vendor_completions.d; add to ~/.profile: \(line)\n"),
+                install.stdout.contains(
+                    "fish does not look in \(share)/fish/vendor_completions.d; add to ~/.profile: \(line)\n"),
                 "\(install)")
             // fish reads XDG_DATA_DIRS at start-up, in its own config.fish.
             let found = try await Self.command(
-                ["sh", "-c", "\(line); exec fish --no-config -c 'source $__fish_data_dir/config.fish; complete -C \"species --verb\"'"],
+                [
+                    "sh", "-c",
+                    "\(line); exec fish --no-config -c 'source $__fish_data_dir/config.fish; complete -C \"species --verb\"'",
+                ],
                 environment: environment)
             #expect(found.stdout.hasPrefix("--verbose\t"), "\(found)")
         default:
             let line = "export XDG_DATA_DIRS=\"\(share):${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\""
             #expect(
                 install.stdout.contains(
-                    "bash-completion does not look in \(share)/bash-completion/completions; add to ~/.profile: \(line)\n"),
+                    "bash-completion does not look in \(share)/bash-completion/completions; add to ~/.profile: \(line)\n"
+                ),
                 "\(install)")
             let loader = "/usr/share/bash-completion/bash_completion"
             guard FileManager.default.fileExists(atPath: loader) else {
@@ -218,7 +244,8 @@ struct PackagingTests {
         #expect(untar.status == 0, "\(untar)")
         #expect(try Self.files(under: prefix) == Self.installedFiles)
         let species = prefix.appendingPathComponent("bin/species")
-        try await Self.expectBuildVersion(try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
+        try await Self.expectBuildVersion(
+            try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
         let listed = try await ChildProcess.run(
             species, ["list", "--offline", "-q", "--limit", "2", "--format", "csv", "--fields", "name,height"],
             environment: SpeciesBinary.environment())
@@ -228,12 +255,15 @@ struct PackagingTests {
     @Test(.enabled(if: isExecutable("dpkg-deb"), "dpkg-deb is not installed"), .timeLimit(.minutes(10)))
     func theDebianPackagePutsFilesWhereDebiansShellsLook() async throws {
         let folder = try await Self.packages.value
-        let architecture = try await Self.command(["dpkg", "--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let architecture = try await Self.command(["dpkg", "--print-architecture"]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let deb = folder.appendingPathComponent("species_\(SpeciesRelease.version)_\(architecture).deb").path
         let sums = try String(contentsOf: folder.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
         #expect(sums.contains("  species_\(SpeciesRelease.version)_\(architecture).deb\n"))
 
-        let fields = try await Self.command(["dpkg-deb", "-f", deb, "Package", "Version", "Architecture", "Depends", "Maintainer"])
+        let fields = try await Self.command([
+            "dpkg-deb", "-f", deb, "Package", "Version", "Architecture", "Depends", "Maintainer",
+        ])
         var control: [String: String] = [:]
         for line in fields.stdout.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
@@ -247,12 +277,16 @@ struct PackagingTests {
         #expect(control["Maintainer"]?.isEmpty == false)
 
         let contents = try await Self.command(["dpkg-deb", "-c", deb])
-        let paths = contents.stdout.split(separator: "\n").compactMap { line in line.split(separator: " ").last.map(String.init) }
-            .filter { path in !path.hasSuffix("/") }.sorted()
+        let paths = contents.stdout.split(separator: "\n").compactMap { line in
+            line.split(separator: " ").last.map(String.init)
+        }
+        .filter { path in !path.hasSuffix("/") }.sorted()
         #expect(
             paths == [
-                "./usr/bin/species", "./usr/share/bash-completion/completions/species", "./usr/share/doc/species/README.md",
-                "./usr/share/doc/species/changelog.gz", "./usr/share/doc/species/copyright", "./usr/share/fish/vendor_completions.d/species.fish",
+                "./usr/bin/species", "./usr/share/bash-completion/completions/species",
+                "./usr/share/doc/species/README.md",
+                "./usr/share/doc/species/changelog.gz", "./usr/share/doc/species/copyright",
+                "./usr/share/fish/vendor_completions.d/species.fish",
                 "./usr/share/man/man1/species.1.gz", "./usr/share/zsh/vendor-completions/_species",
             ], "\(contents)")
         #expect(contents.stdout.split(separator: "\n").allSatisfy { $0.contains(" root/root ") })
@@ -261,13 +295,18 @@ struct PackagingTests {
         let extract = try await Self.command(["dpkg-deb", "-x", deb, unpacked.path])
         #expect(extract.status == 0, "\(extract)")
         let species = unpacked.appendingPathComponent("usr/bin/species")
-        try await Self.expectBuildVersion(try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
-        let shown = try await ChildProcess.run(species, ["show", "3", "--offline", "-q"], environment: SpeciesBinary.environment())
+        try await Self.expectBuildVersion(
+            try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
+        let shown = try await ChildProcess.run(
+            species, ["show", "3", "--offline", "-q"], environment: SpeciesBinary.environment())
         #expect(shown.stdout == (try Fixtures.text("golden/show/3.txt")), "\(shown)")
         let page = try await Self.command(["sh", "-c", "gzip -dc '\(unpacked.path)/usr/share/man/man1/species.1.gz'"])
         #expect(page.stdout == (try Fixtures.text("../Sources/species/species.1")))
-        let copyright = try String(contentsOf: unpacked.appendingPathComponent("usr/share/doc/species/copyright"), encoding: .utf8)
-        #expect(copyright.contains(try Fixtures.text("swapi-data/LICENSE")), "the SWAPI data's licence travels with its copy")
+        let copyright = try String(
+            contentsOf: unpacked.appendingPathComponent("usr/share/doc/species/copyright"), encoding: .utf8)
+        #expect(
+            copyright.contains(try Fixtures.text("swapi-data/LICENSE")),
+            "the SWAPI data's licence travels with its copy")
         let md5sums = try await Self.command(["dpkg-deb", "-I", deb, "md5sums"])
         #expect(md5sums.stdout.split(separator: "\n").contains { $0.hasSuffix("  usr/bin/species") }, "\(md5sums)")
     }
@@ -277,8 +316,10 @@ struct PackagingTests {
     @Test(.enabled(if: isExecutable("lintian"), "lintian is not installed"))
     func lintianFindsNoError() async throws {
         let folder = try await Self.packages.value
-        let deb = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".deb") })
-        let result = try await Self.command(["lintian", "--fail-on", "error", folder.appendingPathComponent(deb).path], timeout: 300)
+        let deb = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".deb") })
+        let result = try await Self.command(
+            ["lintian", "--fail-on", "error", folder.appendingPathComponent(deb).path], timeout: 300)
         #expect(result.status == 0, "\(result)")
         #expect(!result.stdout.contains("\nE: ") && !result.stdout.hasPrefix("E: "), "\(result)")
     }
@@ -288,7 +329,8 @@ struct PackagingTests {
     @Test(.enabled(if: isExecutable("dpkg-deb"), "dpkg-deb is not installed"), .timeLimit(.minutes(10)))
     func dpkgInstallsAndRemovesThePackage() async throws {
         guard Self.isExecutable("dpkg"), FileManager.default.fileExists(atPath: "/var/lib/dpkg/status") else {
-            try Test.cancel("dpkg, or its database in /var/lib/dpkg, is missing: this machine does not install packages with dpkg")
+            try Test.cancel(
+                "dpkg, or its database in /var/lib/dpkg, is missing: this machine does not install packages with dpkg")
         }
         let folder = try await Self.packages.value
         let deb = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".deb") }
@@ -296,9 +338,11 @@ struct PackagingTests {
         let root = try Self.scratch("dpkg-root")
         let database = root.appendingPathComponent("var/lib/dpkg")
         for name in ["info", "updates"] {
-            try FileManager.default.createDirectory(at: database.appendingPathComponent(name), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: database.appendingPathComponent(name), withIntermediateDirectories: true)
         }
-        try FileManager.default.copyItem(atPath: "/var/lib/dpkg/status", toPath: database.appendingPathComponent("status").path)
+        try FileManager.default.copyItem(
+            atPath: "/var/lib/dpkg/status", toPath: database.appendingPathComponent("status").path)
         let dpkg = ["dpkg", "--root=\(root.path)", "--force-not-root", "--log=/dev/null"]
 
         let install = try await Self.command(dpkg + ["-i", package])
@@ -307,7 +351,8 @@ struct PackagingTests {
         let listed = try await Self.command(dpkg + ["-L", "species"])
         #expect(listed.stdout.split(separator: "\n").contains("/usr/bin/species"), "\(listed)")
         let species = root.appendingPathComponent("usr/bin/species")
-        try await Self.expectBuildVersion(try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
+        try await Self.expectBuildVersion(
+            try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
 
         let remove = try await Self.command(dpkg + ["-r", "species"])
         #expect(remove.status == 0, "\(remove)")

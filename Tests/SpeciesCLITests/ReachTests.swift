@@ -13,13 +13,13 @@ struct ReachTests {
     /// A cache of this test's own.
     let cacheHome = SpeciesBinary.home.appendingPathComponent("reach-\(UUID().uuidString)")
 
-
-    private func species(_ arguments: [String], dialect: String = "drf", environment: [String: String] = [:]) async throws -> ProcessResult {
+    private func species(_ arguments: [String], dialect: String = "drf", environment: [String: String] = [:])
+        async throws -> ProcessResult
+    {
         try await SpeciesBinary.run(
             ["--base-url", try await server.root(dialect: dialect)] + arguments,
             environment: ["XDG_CACHE_HOME": cacheHome.path].merging(environment) { $1 })
     }
-
 
     private static func objects(_ json: String) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
@@ -33,13 +33,18 @@ struct ReachTests {
             guard let link = link as? String else { return "null" }
             return link.split(separator: "/").suffix(2).joined(separator: "/")
         }
-        var parts = ["id", "name", "classification", "designation", "average_height", "skin_colors", "hair_colors", "eye_colors",
-                     "average_lifespan", "language"].map { "\($0)=\(object[$0].map { "\($0)" } ?? "nil")" }
+        var parts = [
+            "id", "name", "classification", "designation", "average_height", "skin_colors", "hair_colors", "eye_colors",
+            "average_lifespan", "language",
+        ].map { "\($0)=\(object[$0].map { "\($0)" } ?? "nil")" }
         parts.append("homeworld=\(reference(object["homeworld"]))")
         parts.append("people=\((object["people"] as? [String] ?? []).map(reference))")
         parts.append("url=\(reference(object["url"]))")
         if dialect != "tech" {
-            parts += ["films=\((object["films"] as? [String] ?? []).map(reference))", "created=\(object["created"] ?? "")", "edited=\(object["edited"] ?? "")"]
+            parts += [
+                "films=\((object["films"] as? [String] ?? []).map(reference))", "created=\(object["created"] ?? "")",
+                "edited=\(object["edited"] ?? "")",
+            ]
         }
         return parts.joined(separator: " ")
     }
@@ -87,9 +92,12 @@ struct ReachTests {
         #expect(log.count == (dialect == "tech" ? 5 : 1), "\(log)")
         #expect(log.dropFirst().allSatisfy { $0.contains("limit=10&expanded=true") })
         _ = try await species(["list", "--all-pages", "--max-age", "0"], dialect: dialect)
-        #expect(try await server.requests(dialect: dialect).count == (dialect == "tech" ? 9 : 2), "the dialect is remembered")
+        #expect(
+            try await server.requests(dialect: dialect).count == (dialect == "tech" ? 9 : 2),
+            "the dialect is remembered")
         // As a record of its own, which is no cached answer.
-        let files = try FileManager.default.contentsOfDirectory(atPath: cacheHome.appendingPathComponent("species").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: cacheHome.appendingPathComponent("species").path)
         let answers = files.filter { $0.hasSuffix(".entry") }.count
         #expect(files.filter { $0.hasSuffix(".record") }.count == 1)
         let info = try await SpeciesBinary.run(["cache", "info"], environment: ["XDG_CACHE_HOME": cacheHome.path])
@@ -102,12 +110,15 @@ struct ReachTests {
     func oneSearch(text: String) async throws {
         var answers: [String: [String]] = [:]
         for dialect in ["drf", "tech", "info"] {
-            let result = try await species(["list", "--all-pages", "--search", text, "--format", "jsonl"], dialect: dialect)
+            let result = try await species(
+                ["list", "--all-pages", "--search", text, "--format", "jsonl"], dialect: dialect)
             answers[dialect] = result.stdout.split(separator: "\n").map { line in
-                ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["name"] as? String ?? "?"
+                ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["name"] as? String
+                    ?? "?"
             }
         }
-        let offline = try await species(["--offline", "list", "--all-pages", "--search", text, "--format", "jsonl"], dialect: "nowhere")
+        let offline = try await species(
+            ["--offline", "list", "--all-pages", "--search", text, "--format", "jsonl"], dialect: "nowhere")
         answers["offline"] = offline.stdout.split(separator: "\n").map { line in
             ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["name"] as? String ?? "?"
         }
@@ -127,7 +138,9 @@ struct ReachTests {
         let result = try await SpeciesBinary.run(["--base-url", root, "show", root + path])
         #expect(result.status == 64)
         #expect(result.stdout == "")
-        #expect(result.stderr.hasPrefix("error: '\(root + path)' is not a species URL of this API (expected \(root)species/<id>/)\n"))
+        #expect(
+            result.stderr.hasPrefix(
+                "error: '\(root + path)' is not a species URL of this API (expected \(root)species/<id>/)\n"))
         #expect(try await server.requests(dialect: "drf").isEmpty)
         let other = try await SpeciesBinary.run(["--base-url", root, "show", "https://swapi.dev/api/species/3/"])
         #expect(other.status == 64)
@@ -137,7 +150,8 @@ struct ReachTests {
     func aSpeciesURLInTheDialectsFormIsShown(dialect: String) async throws {
         let root = try await server.root(dialect: dialect)
         let url = root + (dialect == "drf" ? "species/3/" : "species/3")
-        let result = try await SpeciesBinary.run(["--base-url", root, "show", url], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        let result = try await SpeciesBinary.run(
+            ["--base-url", root, "show", url], environment: ["XDG_CACHE_HOME": cacheHome.path])
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")), "\(result)")
     }
 
@@ -148,7 +162,10 @@ struct ReachTests {
             for format in [[], ["--json"]] {
                 let online = try await species(["show", String(id), "--related"] + format)
                 let offline = try await SpeciesBinary.run(
-                    ["--base-url", try await server.root(dialect: "drf"), "--offline", "--no-cache", "show", String(id), "--related"] + format)
+                    [
+                        "--base-url", try await server.root(dialect: "drf"), "--offline", "--no-cache", "show",
+                        String(id), "--related",
+                    ] + format)
                 #expect(online.status == 0 && offline.status == 0)
                 #expect(offline.stdout == online.stdout, "species \(id) \(format)")
                 #expect(!online.stdout.contains("not available offline"))
@@ -160,29 +177,41 @@ struct ReachTests {
         let stopping = try await FixtureServer.start()
         let root = stopping.root(session: server.name)
         let environment = ["XDG_CACHE_HOME": cacheHome.path]
-        let online = try await SpeciesBinary.run(["--base-url", root, "list", "--all-pages", "--json"], environment: environment)
+        let online = try await SpeciesBinary.run(
+            ["--base-url", root, "list", "--all-pages", "--json"], environment: environment)
         await stopping.stop()
-        let result = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "list", "--all-pages", "--json"], environment: environment)
+        let result = try await SpeciesBinary.run(
+            ["--base-url", root, "--max-age", "0", "list", "--all-pages", "--json"], environment: environment)
         #expect(result.status == 0, "\(result)")
         #expect(try Self.objects(result.stdout).count == 37)
         #expect(result.stdout == online.stdout)
         let port = URLComponents(string: root)?.port ?? 0
-        #expect(result.stderr.hasPrefix("127.0.0.1:\(port) did not answer (connection refused): answering from the cache, as fetched "))
+        #expect(
+            result.stderr.hasPrefix(
+                "127.0.0.1:\(port) did not answer (connection refused): answering from the cache, as fetched "))
         #expect(result.stderr.split(separator: "\n").count == 1)
-        let quiet = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "-q", "list"], environment: environment)
+        let quiet = try await SpeciesBinary.run(
+            ["--base-url", root, "--max-age", "0", "-q", "list"], environment: environment)
         #expect(quiet.status == 0 && quiet.stderr == "")
-        let strict = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "--no-fallback", "list"], environment: environment)
+        let strict = try await SpeciesBinary.run(
+            ["--base-url", root, "--max-age", "0", "--no-fallback", "list"], environment: environment)
         #expect(strict.status == 69 && strict.stdout == "")
         #expect(strict.stderr == "error: could not reach \(root)species/: connection refused\n")
-        let uncached = try await SpeciesBinary.run(["--base-url", root, "--max-age", "0", "show", "5"], environment: environment)
+        let uncached = try await SpeciesBinary.run(
+            ["--base-url", root, "--max-age", "0", "show", "5"], environment: environment)
         #expect(uncached.status == 69)
-        #expect(uncached.stderr.hasSuffix("; the cache holds no answer from 127.0.0.1:\(port) (--offline answers from the SWAPI data built into species)\n"))
+        #expect(
+            uncached.stderr.hasSuffix(
+                "; the cache holds no answer from 127.0.0.1:\(port) (--offline answers from the SWAPI data built into species)\n"
+            ))
     }
 
     @Test(.enabled(if: canUnshare, "needs unshare(1)"))
     func withNoNetworkAtAllSWAPIsOwnDataAnswers() async throws {
         let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
-        guard (try await ChildProcess.run(unshare, ["-n", "true"], environment: SpeciesBinary.environment())).status == 0 else {
+        guard
+            (try await ChildProcess.run(unshare, ["-n", "true"], environment: SpeciesBinary.environment())).status == 0
+        else {
             return withKnownIssue("no network namespace may be made here") { throw CancellationError() }
         }
         func offline(_ arguments: [String]) async throws -> ProcessResult {
@@ -190,7 +219,8 @@ struct ReachTests {
                 unshare, ["-n", SpeciesBinary.url.path] + arguments,
                 environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cacheHome.path]))
         }
-        let notice = "swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer (unknown host): "
+        let notice =
+            "swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer (unknown host): "
             + "answering from the SWAPI data built into species (recorded 2026-11-21)\n"
         let list = try await offline(["list"])
         #expect(list.status == 0)
@@ -202,9 +232,13 @@ struct ReachTests {
         #expect(try Self.objects(json.stdout).count == 37)
         let strict = try await offline(["--no-fallback", "list"])
         #expect(strict.status == 69 && strict.stdout == "")
-        #expect(strict.stderr == "error: swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer (unknown host)\n")
+        #expect(
+            strict.stderr
+                == "error: swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer (unknown host)\n")
         let pinned = try await offline(["--no-fallback", "--base-url", "https://swapi.info/api/", "list"])
-        #expect(pinned.status == 69 && pinned.stderr == "error: could not reach https://swapi.info/api/species/: unknown host\n")
+        #expect(
+            pinned.status == 69
+                && pinned.stderr == "error: could not reach https://swapi.info/api/species/: unknown host\n")
         let fromEnvironment = try await ChildProcess.run(
             unshare, ["-n", SpeciesBinary.url.path, "list"],
             environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cacheHome.path, "SWAPI_NO_FALLBACK": "1"]))

@@ -54,7 +54,9 @@ struct ReadmeTests {
 
     private func check(_ example: Example) async throws {
         let root = try await ServerSession().root()
-        let path = SpeciesBinary.url.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let path =
+            SpeciesBinary.url.deletingLastPathComponent().path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/bin/bash"), ["-c", example.command + " 2>&1"],
             environment: SpeciesBinary.environment(["PATH": path, "SWAPI_BASE_URL": root]))

@@ -16,8 +16,12 @@ struct RealPathTests {
     let server = ServerSession()
     let https = ServerSession(on: FixtureServer.sharedHTTPS)
 
-    private func species(_ fault: String?, _ arguments: [String], build: SpeciesBuild = .debug, environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await build.run(["--no-fallback", "--no-cache", "--base-url", try await server.root(fault: fault)] + arguments, environment: environment)
+    private func species(
+        _ fault: String?, _ arguments: [String], build: SpeciesBuild = .debug, environment: [String: String] = [:]
+    ) async throws -> ProcessResult {
+        try await build.run(
+            ["--no-fallback", "--no-cache", "--base-url", try await server.root(fault: fault)] + arguments,
+            environment: environment)
     }
 
     // MARK: 1. Crashes
@@ -31,7 +35,9 @@ struct RealPathTests {
             let result = try await species(fault, ["list", "--all-pages"], build: build)
             #expect(result.status == 65 && !result.killedBySignal, "\(result)")
             #expect(result.stdout == "")
-            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(": it redirects to another origin (http://127.0.0.1:"))
+            #expect(
+                result.stderr.hasPrefix("error: ")
+                    && result.stderr.contains(": it redirects to another origin (http://127.0.0.1:"))
             #expect(result.stderr.split(separator: "\n").count == 1)
         }
     }
@@ -39,7 +45,8 @@ struct RealPathTests {
     @Test(arguments: SpeciesBuild.allCases)
     func overHTTPSEveryPageArrives(build: SpeciesBuild) async throws {
         let root = try await https.root()
-        let result = try await build.run(["--no-cache", "--base-url", root, "list", "--all-pages", "--json"], environment: TestCertificates.trusted)
+        let result = try await build.run(
+            ["--no-cache", "--base-url", root, "list", "--all-pages", "--json"], environment: TestCertificates.trusted)
         #expect(result.status == 0, "\(result)")
         let species = try JSONDecoder().decode([StarWarsSpecies].self, from: Data(result.stdout.utf8))
         #expect(species.count == 37 && species.first?.url == root + "species/1/")
@@ -52,8 +59,12 @@ struct RealPathTests {
     func noExitHandlerRunsAtExit(build: SpeciesBuild) async throws {
         let library = try Self.exitHandlerLibrary()
         let root = try await https.root()
-        for arguments in [["--version"], ["--no-cache", "--base-url", root, "list", "--all-pages"], ["--no-fallback", "--base-url", "http://127.0.0.1:\(ClosedPort.find())/api/", "list"]] {
-            let result = try await build.run(arguments, environment: TestCertificates.trusted.merging(["LD_PRELOAD": library.path]) { $1 })
+        for arguments in [
+            ["--version"], ["--no-cache", "--base-url", root, "list", "--all-pages"],
+            ["--no-fallback", "--base-url", "http://127.0.0.1:\(ClosedPort.find())/api/", "list"],
+        ] {
+            let result = try await build.run(
+                arguments, environment: TestCertificates.trusted.merging(["LD_PRELOAD": library.path]) { $1 })
             #expect(!result.killedBySignal, "\(result)")
             #expect(!result.stderr.contains("exit handlers ran"), "\(arguments): \(result)")
         }
@@ -87,7 +98,10 @@ struct RealPathTests {
         for arguments in [["list"], ["list", "--all-pages"]] {
             let result = try await species("many-headers", arguments, build: build)
             #expect(result.status == 65 && !result.killedBySignal, "\(result)")
-            #expect(result.stderr == "error: \(try await server.root(fault: "many-headers"))species/: the response has more than 500 header lines\n")
+            #expect(
+                result.stderr
+                    == "error: \(try await server.root(fault: "many-headers"))species/: the response has more than 500 header lines\n"
+            )
         }
     }
 
@@ -96,7 +110,9 @@ struct RealPathTests {
         #expect(result.status == 65, "\(result)")
         #expect(result.stdout == "")
         #expect(
-            result.stderr == "error: \(try await server.root(fault: "empty-objects"))species/: it holds more than 2184533 JSON values (--max-response-size)\n")
+            result.stderr
+                == "error: \(try await server.root(fault: "empty-objects"))species/: it holds more than 2184533 JSON values (--max-response-size)\n"
+        )
     }
 
     @Test func aPageNumberAtTheEndOfIntIsNotATrap() async throws {
@@ -111,7 +127,8 @@ struct RealPathTests {
     @Test func aHugeCorruptCacheEntryIsNoEntry() async throws {
         let cache = SpeciesBinary.home.appendingPathComponent("cache-\(server.name)")
         let environment = SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path])
-        let online = try await ChildProcess.run(SpeciesBinary.url, ["--base-url", try await server.root(), "list"], environment: environment)
+        let online = try await ChildProcess.run(
+            SpeciesBinary.url, ["--base-url", try await server.root(), "list"], environment: environment)
         #expect(online.status == 0)
         let folder = cache.appendingPathComponent("species")
         let entries = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
@@ -125,7 +142,8 @@ struct RealPathTests {
         let limited = "ulimit -v 1000000; exec \"$0\" \"$@\""
         for arguments in [["list", "--offline"], ["cache", "info"]] {
             let result = try await ChildProcess.run(
-                URL(fileURLWithPath: "/bin/bash"), ["-c", limited, SpeciesBinary.url.path, "--base-url", try await server.root()] + arguments,
+                URL(fileURLWithPath: "/bin/bash"),
+                ["-c", limited, SpeciesBinary.url.path, "--base-url", try await server.root()] + arguments,
                 environment: environment)
             #expect(result.status == 0 && !result.killedBySignal, "\(result)")
             if arguments[0] == "list" {
@@ -146,7 +164,8 @@ struct RealPathTests {
         let environment = SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path])
         let root = try await server.root(fault: "huge-page")
         for delay in [0.2, 0.5, 0.8, 1.1, 1.4, 1.7] {
-            let process = try ChildProcess.start(SpeciesBinary.url, ["--base-url", root, "list", "--jsonl"], environment: environment)
+            let process = try ChildProcess.start(
+                SpeciesBinary.url, ["--base-url", root, "list", "--jsonl"], environment: environment)
             try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             process.signal(SIGKILL)
             _ = try await process.result()
@@ -154,12 +173,18 @@ struct RealPathTests {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names {
             #expect(name.hasSuffix(".entry") || (name.hasPrefix(".") && name.hasSuffix(".tmp")), "\(name)")
-            let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[
+                    .posixPermissions] as? Int
             #expect(mode == 0o600, "\(name)")
         }
-        let next = try await SpeciesBinary.run(["--base-url", try await server.root(), "list"], environment: ["XDG_CACHE_HOME": cache.path])
+        let next = try await SpeciesBinary.run(
+            ["--base-url", try await server.root(), "list"], environment: ["XDG_CACHE_HOME": cache.path])
         #expect(next.status == 0)
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).allSatisfy { !$0.hasSuffix(".tmp") })
+        #expect(
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).allSatisfy {
+                !$0.hasSuffix(".tmp")
+            })
         let clear = try await SpeciesBinary.run(["cache", "clear"], environment: ["XDG_CACHE_HOME": cache.path])
         #expect(clear.status == 0)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty)
@@ -171,14 +196,19 @@ struct RealPathTests {
     @Test(arguments: [("size=16k", "No space left on device"), ("ro", "Read-only file system")])
     func aCacheThatCannotBeWrittenSaysWhy(options: String, reason: String) async throws {
         guard try await Self.canMount() else {
-            return withKnownIssue("needs root and unshare(1) to mount a file system of its own") { throw CancellationError() }
+            return withKnownIssue("needs root and unshare(1) to mount a file system of its own") {
+                throw CancellationError()
+            }
         }
         let cache = SpeciesBinary.home.appendingPathComponent("mounted-\(server.name)-\(options)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         let script = "mount -t tmpfs -o \"$1\" tmpfs \"$2\" && shift 2 && exec \"$@\""
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/unshare"),
-            ["-m", "/bin/sh", "-c", script, "sh", options, cache.path, SpeciesBinary.url.path, "--base-url", try await server.root(fault: "big-page"), "list", "--format", "tsv"],
+            [
+                "-m", "/bin/sh", "-c", script, "sh", options, cache.path, SpeciesBinary.url.path, "--base-url",
+                try await server.root(fault: "big-page"), "list", "--format", "tsv",
+            ],
             environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path]))
         #expect(result.status == 0, "\(result)")
         let place = cache.appendingPathComponent("species").path
@@ -188,7 +218,8 @@ struct RealPathTests {
     private static func canMount() async throws -> Bool {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
         let probe = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "/bin/sh", "-c", "mount -t tmpfs tmpfs /mnt"], environment: SpeciesBinary.environment())
+            URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "/bin/sh", "-c", "mount -t tmpfs tmpfs /mnt"],
+            environment: SpeciesBinary.environment())
         return probe.status == 0
     }
 
@@ -230,7 +261,10 @@ struct RealPathTests {
         let names = result.stdout.split(separator: "\n").dropFirst()
         #expect(Set(names).count == names.count && names.count > 30)
         #expect(result.stderr.split(separator: "\n").count == 1)
-        #expect(result.stderr.hasPrefix("warning: the pages of \(try await server.root(fault: "shifting"))species/ changed while they were read: "))
+        #expect(
+            result.stderr.hasPrefix(
+                "warning: the pages of \(try await server.root(fault: "shifting"))species/ changed while they were read: "
+            ))
     }
 
     // MARK: 11-15. Messages and leftovers
@@ -242,11 +276,15 @@ struct RealPathTests {
         #expect(result.stderr.hasPrefix("error: 'http://***@host/api/planets/1/' is not a species URL of this API"))
     }
 
-    @Test(arguments: [("503-always", "answered HTTP 503 Service Unavailable"), ("hang", "timed out: no complete answer within 1 s (--timeout)")])
+    @Test(arguments: [
+        ("503-always", "answered HTTP 503 Service Unavailable"),
+        ("hang", "timed out: no complete answer within 1 s (--timeout)"),
+    ])
     func aLongArgumentIsCutNotTheCause(fault: String, cause: String) async throws {
         let long = String(repeating: "x", count: 2_000)
         for arguments in [["list", "--search", long], ["show", long]] {
-            let result = try await species(fault, arguments + ["--retries", "0"] + (fault == "hang" ? ["--timeout", "1"] : []))
+            let result = try await species(
+                fault, arguments + ["--retries", "0"] + (fault == "hang" ? ["--timeout", "1"] : []))
             #expect(result.status == 69, "\(result)")
             let line = try #require(result.stderr.split(separator: "\n").last)
             #expect(line.count < 1000 && line.contains(cause), "\(result)")

@@ -21,7 +21,8 @@ struct RelatedTests {
 
     /// Species 3 as recorded, with `change` applied to its JSON object.
     private static func wookie(_ change: (inout [String: Any]) -> Void) throws -> StubTransport.Reply {
-        var object = try #require(try JSONSerialization.jsonObject(with: Fixtures.data("swapi/species-3.json")) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Fixtures.data("swapi/species-3.json")) as? [String: Any])
         change(&object)
         return .json(try JSONSerialization.data(withJSONObject: object))
     }
@@ -46,8 +47,10 @@ struct RelatedTests {
             }
         ])
         try await show(.id(3), transport: transport)
-        #expect(output.text.hasSuffix(
-            "Films: Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi, unknown (not found)\n"))
+        #expect(
+            output.text.hasSuffix(
+                "Films: Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi, unknown (not found)\n"
+            ))
         #expect(diagnostics.warnings.isEmpty)
     }
 
@@ -63,7 +66,10 @@ struct RelatedTests {
         #expect(related["homeworld"] as? String == "Kashyyyk")
         #expect(related["people"] as? [String] == ["Chewbacca", "Tarfful"])
         let films = try #require(related["films"] as? [Any])
-        #expect(films.compactMap { $0 as? String } == ["Revenge of the Sith", "A New Hope", "The Empire Strikes Back", "Return of the Jedi"])
+        #expect(
+            films.compactMap { $0 as? String } == [
+                "Revenge of the Sith", "A New Hope", "The Empire Strikes Back", "Return of the Jedi",
+            ])
         #expect(films.last is NSNull)
         #expect(object["average_height"] as? Int == 210)
         #expect(Set(object.keys) == Set(SpeciesJSONKeys.all + ["related"]))
@@ -71,12 +77,16 @@ struct RelatedTests {
 
     @Test func noHomeworldIsNullInJSONAndNoneInText() async throws {
         let transport = try StubTransport.recordedSWAPI(overrides: [
-            "https://swapi.dev/api/species/4/": .json(Data(#"{"name":"Rodian","homeworld":null,"people":[],"films":[],"url":"https://swapi.dev/api/species/4/"}"#.utf8))
+            "https://swapi.dev/api/species/4/": .json(
+                Data(
+                    #"{"name":"Rodian","homeworld":null,"people":[],"films":[],"url":"https://swapi.dev/api/species/4/"}"#
+                        .utf8))
         ])
         try await show(.id(4), transport: transport)
         #expect(output.text.hasSuffix("\n\nHomeworld: none\nPeople: none\nFilms: none\n"))
         let json = CapturedOutput()
-        try await ShowCommand(query: .id(4), json: true, related: true).run(.stubbed(transport, output: json, diagnostics: diagnostics))
+        try await ShowCommand(query: .id(4), json: true, related: true).run(
+            .stubbed(transport, output: json, diagnostics: diagnostics))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
         let related = try #require(object["related"] as? [String: Any])
         #expect(related["homeworld"] is NSNull)
@@ -86,18 +96,22 @@ struct RelatedTests {
     @Test func offlineTheBuiltInDataNamesEverything() async throws {
         // SWAPI names Yoda's homeworld, planets/28, 'unknown'.
         try await show(.id(6), transport: ScriptedTransport([])) { $0.cache.mode = .offline }
-        #expect(output.text.hasSuffix("""
+        #expect(
+            output.text.hasSuffix(
+                """
 
-            Homeworld: unknown
-            People: Yoda
-            Films: The Phantom Menace, Attack of the Clones, Revenge of the Sith, The Empire Strikes Back, Return of the Jedi
+                Homeworld: unknown
+                People: Yoda
+                Films: The Phantom Menace, Attack of the Clones, Revenge of the Sith, The Empire Strikes Back, Return of the Jedi
 
-            """))
+                """))
     }
 
     @Test func aLinkIsReadForWhatItNamesAndFetchedUnderTheRoot() async throws {
         let transport = try StubTransport.recordedSWAPI(overrides: [
-            "https://swapi.dev/api/species/3/": try Self.wookie { $0["homeworld"] = "https://evil.example/api/planets/14/" }
+            "https://swapi.dev/api/species/3/": try Self.wookie {
+                $0["homeworld"] = "https://evil.example/api/planets/14/"
+            }
         ])
         try await show(.id(3), transport: transport)
         #expect(output.text.hasSuffix(Self.wookieRelated))
@@ -107,10 +121,14 @@ struct RelatedTests {
     @Test(
         "what does not resolve is marked, with a warning, and the rest is printed",
         arguments: [
-            (StubTransport.Reply.json(Data("<html>".utf8), status: 503), "unknown (HTTP 503)",
-             "cannot name person 13: https://swapi.dev/api/people/13/ answered HTTP 503 Service Unavailable"),
-            (.json(Data("<html>".utf8)), "unknown (not SWAPI JSON)",
-             "cannot name person 13: https://swapi.dev/api/people/13/ did not answer with SWAPI JSON: the body is not JSON (it begins '<html>')"),
+            (
+                StubTransport.Reply.json(Data("<html>".utf8), status: 503), "unknown (HTTP 503)",
+                "cannot name person 13: https://swapi.dev/api/people/13/ answered HTTP 503 Service Unavailable"
+            ),
+            (
+                .json(Data("<html>".utf8)), "unknown (not SWAPI JSON)",
+                "cannot name person 13: https://swapi.dev/api/people/13/ did not answer with SWAPI JSON: the body is not JSON (it begins '<html>')"
+            ),
         ])
     func partialFailure(reply: StubTransport.Reply, marked: String, warning: String) async throws {
         let transport = try StubTransport.recordedSWAPI(overrides: ["https://swapi.dev/api/people/13/": reply])
@@ -126,13 +144,15 @@ struct RelatedTests {
         let barrier = FirstRoundBarrier(try StubTransport.recordedSWAPI(), width: 6) { $0.path.contains("/species/") }
         try await show(.id(1), transport: barrier)
         #expect(barrier.mostInFlight == 6, "six wait together, and never more")
-        #expect(output.text.hasSuffix("""
+        #expect(
+            output.text.hasSuffix(
+                """
 
-            Homeworld: Coruscant
-            People: Dormé, Dooku, Bail Prestor Organa, Jocasta Nu
-            Films: The Phantom Menace, Attack of the Clones, Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi
+                Homeworld: Coruscant
+                People: Dormé, Dooku, Bail Prestor Organa, Jocasta Nu
+                Films: The Phantom Menace, Attack of the Clones, Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi
 
-            """))
+                """))
         #expect(diagnostics.progress.contains("fetching related resources 11 of 11…"))
         #expect(diagnostics.progress.last == "(ended)")
     }

@@ -10,7 +10,9 @@ struct SelfCheckTests {
     func everyWorkaroundIsEngaged(build: SpeciesBuild) async throws {
         let result = try await build.run(["__selfcheck"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == "socket-callback wrapper: engaged\nContent-Length bound: engaged\nheaders-open check: engaged\n")
+        #expect(
+            result.stdout
+                == "socket-callback wrapper: engaged\nContent-Length bound: engaged\nheaders-open check: engaged\n")
         #expect(result.stderr == "")
     }
 }

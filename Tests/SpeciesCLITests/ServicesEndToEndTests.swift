@@ -17,7 +17,8 @@ private struct CountedServer {
         try FileManager.default.createDirectory(at: SpeciesBinary.home, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let tls = certificate.map { ["--tls", TestCertificates.url($0).path] } ?? []
-        return CountedServer(server: try await FixtureServer.start(tls + ["--connection-log", log.path] + arguments), log: log)
+        return CountedServer(
+            server: try await FixtureServer.start(tls + ["--connection-log", log.path] + arguments), log: log)
     }
 
     var connections: Int {
@@ -55,7 +56,8 @@ struct ServicesEndToEndTests {
 
     @Test(arguments: SpeciesBuild.allCases)
     func anExpiredCertificateGivesWayToTheNextServiceWhichIsThenAskedFirst(build: SpeciesBuild) async throws {
-        let expired = try await CountedServer.start(certificate: "expired.pem"), answering = try await CountedServer.start(certificate: "server.pem")
+        let expired = try await CountedServer.start(certificate: "expired.pem"),
+            answering = try await CountedServer.start(certificate: "server.pem")
         let first = expired.root(session: session.name), second = answering.root(session: session.name)
         let list = "\(first) \(second)"
         let failover = try await build.run(["--base-url", list, "list", "--all-pages", "--json"], environment: trusted)
@@ -64,7 +66,8 @@ struct ServicesEndToEndTests {
         #expect(species.count == 37 && species.first?["url"] as? String == second + "species/1/")
         #expect(
             failover.stderr
-                == "\(Self.authority(first)) did not answer (SSL certificate problem: certificate has expired); answered by \(Self.authority(second))\n")
+                == "\(Self.authority(first)) did not answer (SSL certificate problem: certificate has expired); answered by \(Self.authority(second))\n"
+        )
         let turnedAway = expired.connections
         #expect(turnedAway >= 1)
 
@@ -106,14 +109,18 @@ struct ServicesEndToEndTests {
         let refused = "http://127.0.0.1:\(ClosedPort.find())/api/", portal = try await session.root(fault: "html")
         let unavailable = try await session.root(fault: "503-always")
         let result = try await SpeciesBinary.run(
-            ["--no-cache", "--no-fallback", "--retries", "1", "--base-url", "\(refused),\(portal),\(unavailable)", "list"])
+            [
+                "--no-cache", "--no-fallback", "--retries", "1", "--base-url", "\(refused),\(portal),\(unavailable)",
+                "list",
+            ])
         #expect(result.status == 69 && result.stdout == "")
         let names = [portal, unavailable].map { $0.replacingOccurrences(of: "http://", with: "") }
         #expect(result.stderr.hasPrefix("retry 1 of 1 in "))
         #expect(
             result.stderr.hasSuffix(
                 "error: \(Self.authority(refused)) did not answer (connection refused); "
-                    + "\(names[0]) did not answer (its answer is not SWAPI JSON); \(names[1]) did not answer (HTTP 503 Service Unavailable)\n"),
+                    + "\(names[0]) did not answer (its answer is not SWAPI JSON); \(names[1]) did not answer (HTTP 503 Service Unavailable)\n"
+            ),
             "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 2, "one retry, then one error line")
         #expect(try await session.requests(fault: "503-always").count == 2, "the last service retries")
@@ -123,7 +130,8 @@ struct ServicesEndToEndTests {
     @Test func oneRootIsThatServiceOnly() async throws {
         let refused = "http://127.0.0.1:\(ClosedPort.find())/api/"
         let result = try await SpeciesBinary.run(["--no-cache", "--no-fallback", "--base-url", refused, "list"])
-        #expect(result.status == 69 && result.stderr == "error: could not reach \(refused)species/: connection refused\n")
+        #expect(
+            result.status == 69 && result.stderr == "error: could not reach \(refused)species/: connection refused\n")
     }
 
     // MARK: 3. HTTPS you can trust
@@ -132,14 +140,23 @@ struct ServicesEndToEndTests {
         arguments: SpeciesBuild.allCases,
         [
             ("expired.pem", true, "SSL certificate problem: certificate has expired"),
-            ("wrong-host.pem", true, "SSL: no alternative certificate subject name matches target host name '127.0.0.1'"),
-            ("server.pem", false, "SSL certificate problem: unable to get local issuer certificate (a CA of your own: CURL_CA_BUNDLE or SSL_CERT_FILE, or SSL_CERT_DIR)"),
+            (
+                "wrong-host.pem", true,
+                "SSL: no alternative certificate subject name matches target host name '127.0.0.1'"
+            ),
+            (
+                "server.pem", false,
+                "SSL certificate problem: unable to get local issuer certificate (a CA of your own: CURL_CA_BUNDLE or SSL_CERT_FILE, or SSL_CERT_DIR)"
+            ),
         ])
-    func aCertificateFailureNamesItsCauseAndIsNotRetried(build: SpeciesBuild, failure: (certificate: String, trusted: Bool, cause: String)) async throws {
+    func aCertificateFailureNamesItsCauseAndIsNotRetried(
+        build: SpeciesBuild, failure: (certificate: String, trusted: Bool, cause: String)
+    ) async throws {
         let server = try await CountedServer.start(certificate: failure.certificate)
         let root = server.root(session: session.name)
         let result = try await build.run(
-            ["--no-cache", "--no-fallback", "--retries", "3", "--base-url", root, "list"], environment: failure.trusted ? TestCertificates.trusted : [:])
+            ["--no-cache", "--no-fallback", "--retries", "3", "--base-url", root, "list"],
+            environment: failure.trusted ? TestCertificates.trusted : [:])
         await server.server.stop()
         #expect(result.status == 69 && result.stdout == "")
         #expect(result.stderr == "error: could not reach \(root)species/: \(failure.cause)\n")
@@ -148,8 +165,11 @@ struct ServicesEndToEndTests {
 
     @Test(arguments: SpeciesBuild.allCases, ["SSL_CERT_FILE", "CURL_CA_BUNDLE", "SSL_CERT_DIR"])
     func eachCertificateVariableIsHonoured(build: SpeciesBuild, variable: String) async throws {
-        let value = variable == "SSL_CERT_DIR" ? try Self.hashedCertificateFolder().path : TestCertificates.url("ca.pem").path
-        let result = try await build.run(["--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3"], environment: [variable: value])
+        let value =
+            variable == "SSL_CERT_DIR" ? try Self.hashedCertificateFolder().path : TestCertificates.url("ca.pem").path
+        let result = try await build.run(
+            ["--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3"],
+            environment: [variable: value])
         #expect(result.status == 0 && result.stderr == "", "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
     }
@@ -159,21 +179,32 @@ struct ServicesEndToEndTests {
     /// system's bundle. In a mount namespace, the system's bundle and
     /// folder hold the test CA; a variable naming another bundle, or an
     /// empty folder, leaves it trusted.
-    @Test(arguments: SpeciesBuild.allCases, [("SSL_CERT_FILE", "untrusted.pem"), ("CURL_CA_BUNDLE", "untrusted.pem"), ("SSL_CERT_DIR", nil)])
-    func eachCertificateVariableAddsToTheSystemsCAs(build: SpeciesBuild, variable: (name: String, file: String?)) async throws {
+    @Test(
+        arguments: SpeciesBuild.allCases,
+        [("SSL_CERT_FILE", "untrusted.pem"), ("CURL_CA_BUNDLE", "untrusted.pem"), ("SSL_CERT_DIR", nil)])
+    func eachCertificateVariableAddsToTheSystemsCAs(build: SpeciesBuild, variable: (name: String, file: String?))
+        async throws
+    {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
-            return withKnownIssue("needs root and unshare(1) to mount a system CA folder of its own") { throw CancellationError() }
+            return withKnownIssue("needs root and unshare(1) to mount a system CA folder of its own") {
+                throw CancellationError()
+            }
         }
         let system = try Self.hashedCertificateFolder()
-        try FileManager.default.copyItem(at: TestCertificates.url("ca.pem"), to: system.appendingPathComponent("ca-certificates.crt"))
+        try FileManager.default.copyItem(
+            at: TestCertificates.url("ca.pem"), to: system.appendingPathComponent("ca-certificates.crt"))
         let empty = SpeciesBinary.home.appendingPathComponent("empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let value = variable.file.map { TestCertificates.url($0).path } ?? empty.path
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/unshare"),
-            ["-m", "/bin/sh", "-c", "mount --bind \"$1\" /etc/ssl/certs && shift && exec \"$@\"", "sh", system.path, try await build.url.path,
-             "--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3"],
-            environment: SpeciesBinary.environment(["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "SSL_CERT_DIR": ""].merging([variable.name: value]) { $1 }))
+            [
+                "-m", "/bin/sh", "-c", "mount --bind \"$1\" /etc/ssl/certs && shift && exec \"$@\"", "sh", system.path,
+                try await build.url.path,
+                "--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3",
+            ],
+            environment: SpeciesBinary.environment(
+                ["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "SSL_CERT_DIR": ""].merging([variable.name: value]) { $1 }))
         #expect(result.status == 0 && result.stderr == "", "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
     }
@@ -191,10 +222,12 @@ struct ServicesEndToEndTests {
         let output = Pipe()
         hash.standardOutput = output
         try hash.run()
-        let name = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         hash.waitUntilExit()
         try #require(hash.terminationStatus == 0 && !name.isEmpty)
-        try FileManager.default.copyItem(at: TestCertificates.url("ca.pem"), to: folder.appendingPathComponent("\(name).0"))
+        try FileManager.default.copyItem(
+            at: TestCertificates.url("ca.pem"), to: folder.appendingPathComponent("\(name).0"))
         return folder
     }
 
@@ -203,13 +236,21 @@ struct ServicesEndToEndTests {
         let root = try await https.root()
         let related = try await build.run(["--base-url", root, "show", "wookie", "--related"], environment: trusted)
         #expect(related.status == 0 && related.stderr == "", "\(related)")
-        #expect(related.stdout.hasSuffix("\nHomeworld: Kashyyyk\nPeople: Chewbacca, Tarfful\nFilms: Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi\n"))
+        #expect(
+            related.stdout.hasSuffix(
+                "\nHomeworld: Kashyyyk\nPeople: Chewbacca, Tarfful\nFilms: Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi\n"
+            ))
         let first = try await build.run(["--base-url", root, "list", "--all-pages"], environment: trusted)
-        let again = try await build.run(["--base-url", root, "--max-age", "0", "-v", "list", "--all-pages"], environment: trusted)
+        let again = try await build.run(
+            ["--base-url", root, "--max-age", "0", "-v", "list", "--all-pages"], environment: trusted)
         #expect(again.status == 0 && again.stdout == first.stdout)
         let requests = again.stderr.split(separator: "\n").filter { $0.hasPrefix("verbose: GET ") }
         #expect(requests.count == 4, "\(again.stderr)")
-        #expect(requests.allSatisfy { $0.contains(": 304 Not Modified, 0 bytes, ") && $0.hasSuffix(" ms, revalidated: the cached copy is current") })
+        #expect(
+            requests.allSatisfy {
+                $0.contains(": 304 Not Modified, 0 bytes, ")
+                    && $0.hasSuffix(" ms, revalidated: the cached copy is current")
+            })
     }
 
     // MARK: 4. --verbose
@@ -218,34 +259,51 @@ struct ServicesEndToEndTests {
         let root = try await session.root()
         let plain = try await SpeciesBinary.run(["--base-url", root, "--no-cache", "list", "--all-pages", "--json"])
         let environment = ["XDG_CACHE_HOME": cacheHome.path]
-        let network = try await SpeciesBinary.run(["--base-url", root, "-v", "list", "--all-pages", "--json"], environment: environment)
+        let network = try await SpeciesBinary.run(
+            ["--base-url", root, "-v", "list", "--all-pages", "--json"], environment: environment)
         #expect(network.status == 0 && network.stdout == plain.stdout)
         let lines = network.stderr.split(separator: "\n").map(String.init)
         #expect(lines.allSatisfy { $0.hasPrefix("verbose: ") }, "\(lines)")
-        #expect(lines.first == "verbose: page plan: pages 1 to 4 at once (as many as the SWAPI data built into species fills), then the rest that page 1 counts")
-        let pages = ["species/", "species/?page=2", "species/?page=3", "species/?page=4"].map { "verbose: GET \(root)\($0): 200 OK, " }
+        #expect(
+            lines.first
+                == "verbose: page plan: pages 1 to 4 at once (as many as the SWAPI data built into species fills), then the rest that page 1 counts"
+        )
+        let pages = ["species/", "species/?page=2", "species/?page=3", "species/?page=4"].map {
+            "verbose: GET \(root)\($0): 200 OK, "
+        }
         for page in pages {
-            #expect(lines.contains { $0.hasPrefix(page) && $0.hasSuffix(" ms, from the network") }, "\(page) in \(lines)")
+            #expect(
+                lines.contains { $0.hasPrefix(page) && $0.hasSuffix(" ms, from the network") }, "\(page) in \(lines)")
         }
         #expect(lines.contains("verbose: \(Self.authority(root)) answers in swapi.dev's form (drf)"))
         #expect(lines.count == 6)
 
-        let cached = try await SpeciesBinary.run(["--base-url", root, "--verbose", "list", "--all-pages", "--json"], environment: environment)
+        let cached = try await SpeciesBinary.run(
+            ["--base-url", root, "--verbose", "list", "--all-pages", "--json"], environment: environment)
         #expect(cached.stdout == plain.stdout)
-        let fromCache = cached.stderr.split(separator: "\n").filter { $0.contains(": from the cache, no request (fetched ") }
+        let fromCache = cached.stderr.split(separator: "\n").filter {
+            $0.contains(": from the cache, no request (fetched ")
+        }
         #expect(fromCache.count == 4, "\(cached.stderr)")
-        #expect(cached.stderr.hasPrefix("verbose: page plan: pages 1 to 4 at once (as many as the cached page 1 counts)"))
+        #expect(
+            cached.stderr.hasPrefix("verbose: page plan: pages 1 to 4 at once (as many as the cached page 1 counts)"))
     }
 
     @Test func verboseTellsTheServicesGivenUpAndHidesPasswords() async throws {
         let refused = "http://user:secret@127.0.0.1:\(ClosedPort.find())/api/"
         let answering = try await session.root()
-        let result = try await SpeciesBinary.run(["--no-cache", "--base-url", "\(refused) \(answering)", "-v", "show", "3"])
+        let result = try await SpeciesBinary.run([
+            "--no-cache", "--base-url", "\(refused) \(answering)", "-v", "show", "3",
+        ])
         #expect(result.status == 0)
         #expect(!result.stderr.contains("secret"), "\(result.stderr)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
         let host = Self.authority(refused.replacingOccurrences(of: "user:secret@", with: ""))
-        #expect(lines.contains { $0.hasPrefix("verbose: GET http://***@\(host)/api/species/3/: failed after ") && $0.hasSuffix(" ms: connection refused") }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("verbose: GET http://***@\(host)/api/species/3/: failed after ")
+                    && $0.hasSuffix(" ms: connection refused")
+            }, "\(lines)")
         #expect(lines.contains("verbose: giving up on \(host): connection refused"))
         #expect(lines.last == "\(host) did not answer (connection refused); answered by \(Self.authority(answering))")
     }
@@ -260,21 +318,32 @@ struct ServicesEndToEndTests {
     @Test(.enabled(if: PublicHosts.available, PublicHosts.requirement), arguments: SpeciesBuild.allCases)
     func theDefaultListOnSWAPIsOwnHostNames(build: SpeciesBuild) async throws {
         let cache = SpeciesBinary.home.appendingPathComponent("public-hosts-\(UUID().uuidString)")
-        let runs = [["list", "--all-pages", "--json"], ["show", "wookie"], ["cache", "info"], ["--base-url", "https://www.swapi.tech/api/", "show", "3"]]
+        let runs = [
+            ["list", "--all-pages", "--json"], ["show", "wookie"], ["cache", "info"],
+            ["--base-url", "https://www.swapi.tech/api/", "show", "3"],
+        ]
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/unshare"),
-            ["-n", "-m", "python3", Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path, try await build.url.path, cache.path,
-             String(decoding: try JSONSerialization.data(withJSONObject: runs), as: UTF8.self)],
+            [
+                "-n", "-m", "python3", Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path,
+                try await build.url.path, cache.path,
+                String(decoding: try JSONSerialization.data(withJSONObject: runs), as: UTF8.self),
+            ],
             environment: SpeciesBinary.environment(), timeout: 300)
         try #require(result.status == 0, "\(result)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let done = try #require(report["runs"] as? [[String: Any]])
         try #require(done.count == runs.count)
-        func connections(_ run: Int, _ host: String) -> Int { (done[run]["connections"] as? [String: Int])?[host] ?? -1 }
+        func connections(_ run: Int, _ host: String) -> Int {
+            (done[run]["connections"] as? [String: Int])?[host] ?? -1
+        }
 
         let live = done[0]
         #expect(live["status"] as? Int == 0)
-        #expect(live["stderr"] as? String == "swapi.dev did not answer (SSL certificate problem: certificate has expired); answered by swapi.py4e.com\n")
+        #expect(
+            live["stderr"] as? String
+                == "swapi.dev did not answer (SSL certificate problem: certificate has expired); answered by swapi.py4e.com\n"
+        )
         let species = try Self.species(live["stdout"] as? String ?? "")
         #expect(species.count == 37 && species.first?["url"] as? String == "https://swapi.py4e.com/api/species/1/")
         #expect(connections(0, "swapi.dev") >= 1 && connections(0, "swapi.py4e.com") >= 1)
@@ -288,7 +357,9 @@ struct ServicesEndToEndTests {
 
         #expect((done[2]["stdout"] as? String)?.contains("\nanswering: https://swapi.py4e.com/api/ since ") == true)
         let pinned = done[3]
-        #expect(pinned["stdout"] as? String == (try Fixtures.text("golden/show/3.txt")) && pinned["stderr"] as? String == "")
+        #expect(
+            pinned["stdout"] as? String == (try Fixtures.text("golden/show/3.txt")) && pinned["stderr"] as? String == ""
+        )
         #expect(connections(3, "www.swapi.tech") == 1 && connections(3, "swapi.dev") == connections(0, "swapi.dev"))
     }
     /// Issue 22: swapi.dev answers page 1, then fails; swapi.py4e.com's
@@ -297,31 +368,51 @@ struct ServicesEndToEndTests {
     /// into species, whole.
     @Test(.enabled(if: PublicHosts.available, PublicHosts.requirement), arguments: SpeciesBuild.allCases)
     func aServiceThatFailsPartWayOnSWAPIsOwnHostNames(build: SpeciesBuild) async throws {
-        let failing: [String: [String: Any]] = ["swapi.dev": ["certificate": "server.pem", "fault": "later-500"], "swapi.py4e.com": ["certificate": "expired.pem"]]
+        let failing: [String: [String: Any]] = [
+            "swapi.dev": ["certificate": "server.pem", "fault": "later-500"],
+            "swapi.py4e.com": ["certificate": "expired.pem"],
+        ]
         let down = failing.merging(["www.swapi.tech": ["down": true], "swapi.info": ["down": true]]) { $1 }
-        for (hosts, answeredBy) in [(failing, "answered by www.swapi.tech"), (down, "answering from the SWAPI data built into species")] {
+        for (hosts, answeredBy) in [
+            (failing, "answered by www.swapi.tech"), (down, "answering from the SWAPI data built into species"),
+        ] {
             let cache = SpeciesBinary.home.appendingPathComponent("public-hosts-\(UUID().uuidString)")
             let result = try await ChildProcess.run(
                 URL(fileURLWithPath: "/usr/bin/unshare"),
-                ["-n", "-m", "python3", Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path, try await build.url.path,
-                 cache.path, #"[["list", "--all-pages", "--json"]]"#, String(decoding: try JSONSerialization.data(withJSONObject: hosts), as: UTF8.self)],
+                [
+                    "-n", "-m", "python3",
+                    Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path,
+                    try await build.url.path,
+                    cache.path, #"[["list", "--all-pages", "--json"]]"#,
+                    String(decoding: try JSONSerialization.data(withJSONObject: hosts), as: UTF8.self),
+                ],
                 environment: SpeciesBinary.environment(), timeout: 300)
             try #require(result.status == 0, "\(result)")
-            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let run = try #require((report["runs"] as? [[String: Any]])?.first)
             #expect(run["status"] as? Int == 0, "\(run)")
             let stderr = run["stderr"] as? String ?? ""
-            #expect(stderr.hasPrefix(
-                "swapi.dev did not answer in full (HTTP 500 Internal Server Error, after 1 page, which is dropped); "
-                    + "swapi.py4e.com did not answer (SSL certificate problem: certificate has expired)"), "\(stderr)")
+            #expect(
+                stderr.hasPrefix(
+                    "swapi.dev did not answer in full (HTTP 500 Internal Server Error, after 1 page, which is dropped); "
+                        + "swapi.py4e.com did not answer (SSL certificate problem: certificate has expired)"),
+                "\(stderr)")
             #expect(stderr.contains(answeredBy) && stderr.split(separator: "\n").count == 1, "\(stderr)")
             let species = try Self.species(run["stdout"] as? String ?? "")
             #expect(species.count == 37)
             if hosts.count == failing.count {
-                #expect(species.allSatisfy { ($0["url"] as? String)?.hasPrefix("https://www.swapi.tech/api/species/") == true })
-                #expect(species.allSatisfy { $0["films"] as? [String] == [] && $0["created"] as? String == "2025-03-17T10:34:01.234000Z" })
+                #expect(
+                    species.allSatisfy {
+                        ($0["url"] as? String)?.hasPrefix("https://www.swapi.tech/api/species/") == true
+                    })
+                #expect(
+                    species.allSatisfy {
+                        $0["films"] as? [String] == [] && $0["created"] as? String == "2025-03-17T10:34:01.234000Z"
+                    })
             } else {
-                #expect(species.allSatisfy { ($0["url"] as? String)?.hasPrefix("https://swapi.dev/api/species/") == true })
+                #expect(
+                    species.allSatisfy { ($0["url"] as? String)?.hasPrefix("https://swapi.dev/api/species/") == true })
                 #expect(species.first?["created"] as? String == "2014-12-10T13:52:11.567000Z")
             }
         }
@@ -331,7 +422,8 @@ struct ServicesEndToEndTests {
 /// Whether this machine can give SWAPI's host names to local servers: as
 /// root, with unshare(1) and ip(8), and namespaces allowed.
 private enum PublicHosts {
-    static let requirement: Comment = "needs root, unshare(1), ip(8) and network and mount namespaces, to give SWAPI's host names to local servers"
+    static let requirement: Comment =
+        "needs root, unshare(1), ip(8) and network and mount namespaces, to give SWAPI's host names to local servers"
 
     static let available: Bool = {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),

@@ -24,15 +24,17 @@ struct SoakTests {
                         species, ["--no-cache", "--base-url", root, "list", "--all-pages"],
                         environment: SpeciesBinary.environment(TestCertificates.trusted))
                     if result.killedBySignal { return "signal \(result.status)" }
-                    return result.status == 0 && result.stdout == expected ? "whole output, exit 0" : "exit \(result.status)"
+                    return result.status == 0 && result.stdout == expected
+                        ? "whole output, exit 0" : "exit \(result.status)"
                 }
             }
             for try await outcome in group { outcomes[outcome, default: 0] += 1 }
             return outcomes
         }
         let signals = outcomes.filter { $0.key.hasPrefix("signal") }.values.reduce(0, +)
-        print("soak: \(runs) HTTPS runs of the installed species list --all-pages: \(signals) signals; "
-            + outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        print(
+            "soak: \(runs) HTTPS runs of the installed species list --all-pages: \(signals) signals; "
+                + outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         #expect(signals == 0, "\(outcomes)")
         #expect(outcomes["whole output, exit 0"] == runs, "\(outcomes)")
     }

@@ -27,7 +27,9 @@ struct TerminalEndToEndTests {
     private func atTerminal(
         _ arguments: [String], columns: Int = 50, environment: [String: String] = [:]
     ) async throws -> (screen: String, status: Int32) {
-        let command = "stty cols \(columns) && exec " + ([SpeciesBinary.url.path] + arguments).map(Self.quoted).joined(separator: " ")
+        let command =
+            "stty cols \(columns) && exec "
+            + ([SpeciesBinary.url.path] + arguments).map(Self.quoted).joined(separator: " ")
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/script"), ["--quiet", "--return", "--command", command, "/dev/null"],
             environment: SpeciesBinary.environment(["TERM": "xterm-256color"].merging(environment) { $1 }))
@@ -61,7 +63,8 @@ struct TerminalEndToEndTests {
     }
 
     @Test func columnsWinsOverTheTerminalsSize() async throws {
-        let (screen, _) = try await atTerminal(["--base-url", try await root(), "list", "-q"], environment: ["COLUMNS": "40"])
+        let (screen, _) = try await atTerminal(
+            ["--base-url", try await root(), "list", "-q"], environment: ["COLUMNS": "40"])
         #expect(Self.visibleLines(screen).allSatisfy { $0.count <= 40 })
         #expect(Self.visibleLines(screen).prefix(2) == ["NAME            CLASSIFICATION", "Human           mammal"])
     }
@@ -70,7 +73,8 @@ struct TerminalEndToEndTests {
         (["--color", "never"], [String: String]()), ([], ["NO_COLOR": "1"]), ([], ["TERM": "dumb"]),
     ])
     func noColourWhenAskedForNone(options: [String], environment: [String: String]) async throws {
-        let (screen, status) = try await atTerminal(options + ["--base-url", try await root(), "list", "-q"], environment: environment)
+        let (screen, status) = try await atTerminal(
+            options + ["--base-url", try await root(), "list", "-q"], environment: environment)
         #expect(status == 0)
         #expect(!screen.contains(Self.escape))
         #expect(screen.hasPrefix("NAME  "))
@@ -78,7 +82,9 @@ struct TerminalEndToEndTests {
     }
 
     @Test func progressWhileASlowServerAnswersThenErased() async throws {
-        let (screen, status) = try await atTerminal(["--no-cache", "--base-url", try await root(slow: true), "list", "--all-pages", "--fields", "name"])
+        let (screen, status) = try await atTerminal([
+            "--no-cache", "--base-url", try await root(slow: true), "list", "--all-pages", "--fields", "name",
+        ])
         #expect(status == 0, "\(screen)")
         // All four pages are asked at once; those that came while page 1
         // was awaited are not announced.
@@ -89,7 +95,9 @@ struct TerminalEndToEndTests {
     }
 
     @Test func quietMeansNoProgressAndNoHint() async throws {
-        let (screen, _) = try await atTerminal(["--no-cache", "--quiet", "--base-url", try await root(slow: true), "list", "--color=never"])
+        let (screen, _) = try await atTerminal([
+            "--no-cache", "--quiet", "--base-url", try await root(slow: true), "list", "--color=never",
+        ])
         #expect(!screen.contains("fetching"))
         #expect(!screen.contains("page 1 of 4"))
         #expect(screen.hasPrefix("NAME"))
@@ -105,14 +113,19 @@ struct TerminalEndToEndTests {
     }
 
     @Test func colourAlwaysEvenInAPipe() async throws {
-        let result = try await SpeciesBinary.run(["--base-url", try await root(), "list", "--color", "always", "--fields", "name"])
+        let result = try await SpeciesBinary.run([
+            "--base-url", try await root(), "list", "--color", "always", "--fields", "name",
+        ])
         #expect(result.stdout.hasPrefix("\(Self.escape)[1mNAME\(Self.escape)[0m\nHuman\n"))
     }
 
     @Test func relatedAtATerminal() async throws {
-        let (progressing, status) = try await atTerminal(["--base-url", try await root(), "show", "hutt", "--related"], columns: 80)
+        let (progressing, status) = try await atTerminal(
+            ["--base-url", try await root(), "show", "hutt", "--related"], columns: 80)
         let screen = Self.withoutProgress(progressing)
         #expect(status == 0)
-        #expect(screen.hasSuffix("\n\nHomeworld: Nal Hutta\nPeople: Jabba Desilijic Tiure\nFilms: A New Hope, Return of the Jedi\n"))
+        #expect(
+            screen.hasSuffix(
+                "\n\nHomeworld: Nal Hutta\nPeople: Jabba Desilijic Tiure\nFilms: A New Hope, Return of the Jedi\n"))
     }
 }

@@ -16,7 +16,10 @@ struct APIRootTests {
         #expect(try #require(APIRoot(text)).url.absoluteString == expected)
     }
 
-    @Test(arguments: ["ftp://swapi.dev/api/", "swapi.dev/api", "http://", "http://host/api/?format=json", "http://host/api/#top", "", "not a url", "file:///tmp/api/"])
+    @Test(arguments: [
+        "ftp://swapi.dev/api/", "swapi.dev/api", "http://", "http://host/api/?format=json", "http://host/api/#top", "",
+        "not a url", "file:///tmp/api/",
+    ])
     func rejectsWhatIsNotAnHTTPRoot(text: String) {
         #expect(APIRoot(text) == nil)
     }
@@ -26,7 +29,10 @@ struct APIRootTests {
         arguments: [
             ("HTTP://127.0.0.1:8000/api/", nil), ("http://h:65535/", nil), ("http://h:1/", nil),
             ("http://h:65536/", "a port from 1 to 65535"), ("http://h:0/", "a port from 1 to 65535"),
-            ("http://[::1]:8000/api/", "a host name or an IPv4 address (FoundationNetworking cannot request an IPv6 address literal)"),
+            (
+                "http://[::1]:8000/api/",
+                "a host name or an IPv4 address (FoundationNetworking cannot request an IPv6 address literal)"
+            ),
             ("ftp://h/", "an http or https URL"), ("http://h/?q", "an http or https URL"),
         ])
     func problems(text: String, problem: String?) {
@@ -47,7 +53,8 @@ struct APIRootTests {
         let root = APIRoot.swapi
         #expect(root.speciesURL().absoluteString == "https://swapi.dev/api/species/")
         #expect(root.speciesURL(page: 2).absoluteString == "https://swapi.dev/api/species/?page=2")
-        #expect(root.speciesURL(page: 2, search: "an").absoluteString == "https://swapi.dev/api/species/?search=an&page=2")
+        #expect(
+            root.speciesURL(page: 2, search: "an").absoluteString == "https://swapi.dev/api/species/?search=an&page=2")
         #expect(root.speciesURL(id: 3).absoluteString == "https://swapi.dev/api/species/3/")
     }
 

@@ -6,7 +6,8 @@ import TestSupport
 
 /// A cache in a folder of its own, removed by the test's end.
 private func temporaryCache() throws -> ResponseCache {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-test-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "species-cache-test-\(UUID().uuidString)")
     return ResponseCache(directory: folder)
 }
 
@@ -38,7 +39,8 @@ struct ResponseCacheTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: cache.directory.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).first)
-        let fileAttributes = try FileManager.default.attributesOfItem(atPath: cache.directory.appendingPathComponent(file).path)
+        let fileAttributes = try FileManager.default.attributesOfItem(
+            atPath: cache.directory.appendingPathComponent(file).path)
         #expect((fileAttributes[.posixPermissions] as? Int) == 0o600)
     }
 
@@ -49,7 +51,8 @@ struct ResponseCacheTests {
         try cache.write(.init(url: ResponseCache.key(secret), fetched: Date(), body: Data("{}".utf8)))
         #expect(cache.read(secret)?.url == "http://127.0.0.1:9/api/species/3/")
         #expect(cache.read(URL(string: "http://127.0.0.1:9/api/species/3/")!) != nil)
-        let file = try #require(try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
         #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("secret"))
     }
 
@@ -66,7 +69,8 @@ struct ResponseCacheTests {
         let cache = try temporaryCache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         try cache.write(entry())
-        let file = try #require(try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
         try Data(contents.utf8).write(to: file)
         #expect(cache.read(url) == nil)
         try cache.write(entry("replaced"))
@@ -76,11 +80,13 @@ struct ResponseCacheTests {
     /// A file is read no further than an entry's header and a body within
     /// the size limit: 100 MiB of zeros once took every offline run 11 s.
     @Test func aLargeOrForeignFileIsNoEntryAndIsNotReadWhole() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-test-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "species-cache-test-\(UUID().uuidString)")
         let cache = ResponseCache(directory: folder, maxBodySize: 1000)
         defer { try? FileManager.default.removeItem(at: folder) }
         try cache.write(entry())
-        let file = try #require(try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
         // An entry whose body is over the limit, and one that is no entry.
         let large = entry(String(repeating: "x", count: 1001))
         try Data(ResponseCache.header(of: large) + large.body).write(to: file)
@@ -100,12 +106,14 @@ struct ResponseCacheTests {
     /// A record is a line or two: one past 4 KiB is none, whatever the
     /// limit on entries (100 MiB of one was read whole on every run).
     @Test func aLargeRecordIsNone() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-test-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "species-cache-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = ResponseCache(directory: folder)
         try cache.remember("https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z", as: "service list")
         #expect(cache.record("service list")?.value == "https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z")
-        let file = try #require(try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
         let large = ResponseCache.Entry(url: "service list", fetched: Date(), body: Data(count: 4097))
         try Data(ResponseCache.header(of: large) + large.body).write(to: file)
         #expect(cache.record("service list") == nil)
@@ -131,11 +139,15 @@ struct ResponseCacheTests {
     }
 
     @Test func aWriteThatFailsSaysWhy() throws {
-        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("species-cache-test-\(UUID().uuidString)")
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "species-cache-test-\(UUID().uuidString)")
         try Data("a file, not a folder".utf8).write(to: blocker)
         defer { try? FileManager.default.removeItem(at: blocker) }
         let cache = ResponseCache(directory: blocker.appendingPathComponent("species"))
-        #expect(throws: ResponseCache.Failure(path: blocker.appendingPathComponent("species").path, reason: "Not a directory")) {
+        #expect(
+            throws: ResponseCache.Failure(
+                path: blocker.appendingPathComponent("species").path, reason: "Not a directory")
+        ) {
             try cache.write(entry())
         }
     }
@@ -144,7 +156,8 @@ struct ResponseCacheTests {
         let cache = try temporaryCache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         try cache.write(entry())
-        let file = try #require(try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
         #expect(cache.read(url) == nil)
@@ -184,8 +197,10 @@ struct ResponseCacheTests {
         try cache.write(other)
         let summary = cache.summary()
         #expect(summary.entries == 2)
-        #expect(summary.oldest == Date(timeIntervalSince1970: 100) && summary.newest == Date(timeIntervalSince1970: 200))
-        try Data("left by an interrupted write".utf8).write(to: cache.directory.appendingPathComponent(".0123456789abcdef.entry.1.2.tmp"))
+        #expect(
+            summary.oldest == Date(timeIntervalSince1970: 100) && summary.newest == Date(timeIntervalSince1970: 200))
+        try Data("left by an interrupted write".utf8).write(
+            to: cache.directory.appendingPathComponent(".0123456789abcdef.entry.1.2.tmp"))
         #expect(try cache.clear().entries == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).isEmpty)
     }
@@ -200,7 +215,10 @@ struct ResponseCacheTests {
         try Data("mine".utf8).write(to: cache.directory.appendingPathComponent("notes.txt"))
         try Data("mine".utf8).write(to: cache.directory.appendingPathComponent("x.entry"))
         #expect(try cache.clear().entries == 1)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).sorted() == ["0123456789abcdef.entry", "notes.txt", "x.entry"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).sorted() == [
+                "0123456789abcdef.entry", "notes.txt", "x.entry",
+            ])
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("keep").path))
     }
 
@@ -208,7 +226,8 @@ struct ResponseCacheTests {
         let cache = try temporaryCache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         for number in 0..<50 {
-            try cache.write(.init(url: "https://swapi.dev/api/species/\(number)/", fetched: Date(), body: Data("{}".utf8)))
+            try cache.write(
+                .init(url: "https://swapi.dev/api/species/\(number)/", fetched: Date(), body: Data("{}".utf8)))
         }
         let failures = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
             for _ in 0..<3 { group.addTask { (try? cache.clear()) == nil } }
@@ -236,7 +255,9 @@ struct FetcherTests {
     let now = Date(timeIntervalSince1970: 2_000_000)
     static let wookie = #"{"name":"Wookie","url":"https://swapi.dev/api/species/3/"}"#
 
-    private func fetcher(_ network: any HTTPTransport, _ cache: ResponseCache?, mode: CachePolicy.Mode = .normal) -> Fetcher {
+    private func fetcher(_ network: any HTTPTransport, _ cache: ResponseCache?, mode: CachePolicy.Mode = .normal)
+        -> Fetcher
+    {
         let now = self.now
         return Fetcher(network: network, cache: cache, maxAge: 60, mode: mode, diagnostics: diagnostics, now: { now })
     }
@@ -252,7 +273,9 @@ struct FetcherTests {
     }
 
     private func cached(_ cache: ResponseCache, age: Double, body: String = wookie) throws {
-        try cache.write(.init(url: url.absoluteString, fetched: now.addingTimeInterval(-age), etag: "\"v1\"", body: Data(body.utf8)))
+        try cache.write(
+            .init(url: url.absoluteString, fetched: now.addingTimeInterval(-age), etag: "\"v1\"", body: Data(body.utf8))
+        )
     }
 
     private func withCache(_ body: (ResponseCache) async throws -> Void) async throws {
@@ -298,7 +321,9 @@ struct FetcherTests {
         try await withCache { cache in
             try cached(cache, age: 600)
             let body = Data(#"{"name":"Wookiee"}"#.utf8)
-            let network = ScriptedTransport([.response(HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: body))])
+            let network = ScriptedTransport([
+                .response(HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: body))
+            ])
             #expect(try await get(fetcher(network, cache)) == "Wookiee")
             #expect(cache.read(url)?.etag == "\"v2\"")
             #expect(cache.read(url)?.body == body)
@@ -345,7 +370,10 @@ struct FetcherTests {
         let network = ScriptedTransport([.response(HTTPResponse(status: 304, body: Data()))])
         let error = await speciesError { _ = try await get(fetcher(network, nil)) }
         #expect(error == .httpStatus(304, url: url))
-        #expect(error?.description == "https://swapi.dev/api/species/3/ answered 304 Not Modified to a request that asked for no revalidation")
+        #expect(
+            error?.description
+                == "https://swapi.dev/api/species/3/ answered 304 Not Modified to a request that asked for no revalidation"
+        )
     }
 
     @Test func noCacheAsksTheNetworkEveryTime() async throws {
@@ -388,10 +416,14 @@ struct BundledCatalogTests {
         #expect(wookie.url == "http://127.0.0.1:9/x/api/species/3/")
         #expect(wookie.homeworld == "http://127.0.0.1:9/x/api/planets/14/")
         let tech = try BundledCatalog(root: root, dialect: .tech).species(id: 3)
-        #expect(tech.url == "http://127.0.0.1:9/x/api/species/3" && tech.people.first == "http://127.0.0.1:9/x/api/people/13")
+        #expect(
+            tech.url == "http://127.0.0.1:9/x/api/species/3"
+                && tech.people.first == "http://127.0.0.1:9/x/api/people/13")
     }
 
-    @Test(arguments: [("yoda's", ["Yoda's species"]), ("AN", ["Human", "Rodian"]), ("dor kel", ["Kel Dor"]), ("zzz", [])])
+    @Test(arguments: [
+        ("yoda's", ["Yoda's species"]), ("AN", ["Human", "Rodian"]), ("dor kel", ["Kel Dor"]), ("zzz", []),
+    ])
     func itSearchesAsSwapiDevDoes(text: String, first: [String]) {
         let found = catalog.species(matching: text).compactMap(\.name)
         #expect(Array(found.prefix(first.count)) == first)
@@ -423,11 +455,15 @@ struct BundledCatalogTests {
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", Fixtures.packageRoot.appendingPathComponent("Tests/Tools/make_bundle.py").path, "--output", output.path],
+            [
+                "python3", Fixtures.packageRoot.appendingPathComponent("Tests/Tools/make_bundle.py").path, "--output",
+                output.path,
+            ],
             environment: SpeciesBinary.environment())
         #expect(result.status == 0, "\(result)")
         let made = try Data(contentsOf: output)
-        let built = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Sources/SpeciesKit/Bundled/BundledData.swift"))
+        let built = try Data(
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("Sources/SpeciesKit/Bundled/BundledData.swift"))
         #expect(made == built, "run make bundle")
     }
 }

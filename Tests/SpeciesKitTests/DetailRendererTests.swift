@@ -11,7 +11,8 @@ struct DetailRendererTests {
         hairColors: ["black", "brown"], eyeColors: ["blue", "green", "yellow", "brown", "golden", "red"],
         averageLifespan: "400", language: "Shyriiwook")
 
-    private static let colouring = "\n\nTypical coloring includes eyes:\n\tblue, green, yellow, brown, golden, red\nhair:\n\tblack, brown\nand skin:\n\tgray"
+    private static let colouring =
+        "\n\nTypical coloring includes eyes:\n\tblue, green, yellow, brown, golden, red\nhair:\n\tblack, brown\nand skin:\n\tgray"
 
     private func description(changing change: (inout StarWarsSpecies) -> Void) -> String {
         var species = Self.wookie
@@ -71,7 +72,8 @@ struct DetailRendererTests {
     @Test func aMissingLifespanEndsAfterTheColouring() {
         let text = description { $0.averageLifespan = nil }
         #expect(
-            text == "Members of the Wookie species speak Shyriiwook. The Wookie can be identified by their height, typically 210cm."
+            text
+                == "Members of the Wookie species speak Shyriiwook. The Wookie can be identified by their height, typically 210cm."
                 + Self.colouring + ".")
     }
 
@@ -85,7 +87,8 @@ struct DetailRendererTests {
             }
         }
         #expect(
-            text == "Members of the Wookie species speak Shyriiwook. The Wookie can be identified by their height, typically 210cm."
+            text
+                == "Members of the Wookie species speak Shyriiwook. The Wookie can be identified by their height, typically 210cm."
                 + "\n\nTheir average lifespan is 400 years.")
     }
 

@@ -13,23 +13,36 @@ struct DialectTests {
     }
 
     @Test func eachDialectAsksInItsOwnForm() {
-        #expect(Dialect.drf.listingURL(root, page: 2, search: "dor kel").absoluteString == "http://127.0.0.1:9/api/species/?search=dor%20kel&page=2")
-        #expect(Dialect.tech.listingURL(root, page: 2, search: nil).absoluteString == "http://127.0.0.1:9/api/species?page=2&limit=10&expanded=true")
+        #expect(
+            Dialect.drf.listingURL(root, page: 2, search: "dor kel").absoluteString
+                == "http://127.0.0.1:9/api/species/?search=dor%20kel&page=2")
+        #expect(
+            Dialect.tech.listingURL(root, page: 2, search: nil).absoluteString
+                == "http://127.0.0.1:9/api/species?page=2&limit=10&expanded=true")
         #expect(Dialect.info.listingURL(root, page: 2, search: nil).absoluteString == "http://127.0.0.1:9/api/species/")
-        #expect(Dialect.drf.url(of: ResourceReference(.planets, 9), under: root).absoluteString == "http://127.0.0.1:9/api/planets/9/")
-        #expect(Dialect.tech.url(of: ResourceReference(.planets, 9), under: root).absoluteString == "http://127.0.0.1:9/api/planets/9")
+        #expect(
+            Dialect.drf.url(of: ResourceReference(.planets, 9), under: root).absoluteString
+                == "http://127.0.0.1:9/api/planets/9/")
+        #expect(
+            Dialect.tech.url(of: ResourceReference(.planets, 9), under: root).absoluteString
+                == "http://127.0.0.1:9/api/planets/9")
     }
 
     @Test func swapiTechSearchesForTheLongestTermItsMetacharactersEscaped() {
-        #expect(Dialect.tech.techSearchURL(root, terms: SearchTerms("dor kel"))?.absoluteString == "http://127.0.0.1:9/api/species?name=dor")
-        #expect(Dialect.tech.techSearchURL(root, terms: SearchTerms("a Yoda's.*"))?.absoluteString == "http://127.0.0.1:9/api/species?name=yoda%27s%5C.%5C%2A")
+        #expect(
+            Dialect.tech.techSearchURL(root, terms: SearchTerms("dor kel"))?.absoluteString
+                == "http://127.0.0.1:9/api/species?name=dor")
+        #expect(
+            Dialect.tech.techSearchURL(root, terms: SearchTerms("a Yoda's.*"))?.absoluteString
+                == "http://127.0.0.1:9/api/species?name=yoda%27s%5C.%5C%2A")
         #expect(Dialect.tech.techSearchURL(root, terms: SearchTerms(" , ")) == nil)
     }
 
     @Test(
         "SWAPI's own hosts, and only those",
         arguments: [
-            ("https://swapi.dev/api/", Dialect.drf), ("https://SWAPI.py4e.com/api", .drf), ("https://www.swapi.tech/api/", .tech),
+            ("https://swapi.dev/api/", Dialect.drf), ("https://SWAPI.py4e.com/api", .drf),
+            ("https://www.swapi.tech/api/", .tech),
             ("https://swapi.tech/api/", .tech), ("https://swapi.info/api/", .info), ("https://swapi.dev/other/", nil),
             ("http://127.0.0.1:8000/api/", nil), ("https://swapi.dev.example.com/api/", nil),
         ] as [(String, Dialect?)])
@@ -44,28 +57,42 @@ struct DialectTests {
     }
 
     @Test func aSwapiTechPageExpandedOrNot() throws {
-        let properties = #""properties":{"name":"Human","average_height":"180","homeworld":"https://www.swapi.tech/api/planets/9","url":"https://www.swapi.tech/api/species/1","created":"2025-03-17T10:34:01.234Z"}"#
-        let expanded = try listing(#"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":"http://h/api/species?page=2&limit=10","results":[{\#(properties),"uid":"1"}],"apiVersion":"1.0"}"#)
+        let properties =
+            #""properties":{"name":"Human","average_height":"180","homeworld":"https://www.swapi.tech/api/planets/9","url":"https://www.swapi.tech/api/species/1","created":"2025-03-17T10:34:01.234Z"}"#
+        let expanded = try listing(
+            #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":"http://h/api/species?page=2&limit=10","results":[{\#(properties),"uid":"1"}],"apiVersion":"1.0"}"#
+        )
         #expect(expanded.dialect == .tech && expanded.expanded && expanded.count == 37 && expanded.pageCount == 4)
-        #expect(expanded.species.first?.name == "Human" && expanded.species.first?.averageHeight == 180 && expanded.species.first?.id == 1)
-        let summary = try listing(#"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"uid":"1","name":"Human","url":"https://www.swapi.tech/api/species/1"}]}"#)
+        #expect(
+            expanded.species.first?.name == "Human" && expanded.species.first?.averageHeight == 180
+                && expanded.species.first?.id == 1)
+        let summary = try listing(
+            #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"uid":"1","name":"Human","url":"https://www.swapi.tech/api/species/1"}]}"#
+        )
         #expect(summary.dialect == .tech && !summary.expanded && summary.issues.isEmpty)
         let search = try listing(#"{"message":"ok","result":[{\#(properties),"uid":"1"}]}"#)
         #expect(search.dialect == .tech && search.species.count == 1 && search.count == 1)
     }
 
     @Test func aSwapiInfoArray() throws {
-        let page = try listing("[\t{\"name\": \"Human\", \"url\": \"https://swapi.info/api/species/1\"},\n\t{\"name\": \"Droid\"}]")
+        let page = try listing(
+            "[\t{\"name\": \"Human\", \"url\": \"https://swapi.info/api/species/1\"},\n\t{\"name\": \"Droid\"}]")
         #expect(page.dialect == .info && page.species.map(\.name) == ["Human", "Droid"] && page.count == 2)
     }
 
     @Test func detailsInEveryDialect() throws {
-        let drf = try JSONDecoder().decode(DetailBody<StarWarsSpecies.Decoded>.self, from: Fixtures.data("swapi/species-3.json"))
+        let drf = try JSONDecoder().decode(
+            DetailBody<StarWarsSpecies.Decoded>.self, from: Fixtures.data("swapi/species-3.json"))
         #expect(drf.value.species.name == "Wookie")
-        let tech = #"{"message":"ok","result":{"properties":{"name":"Wookie","url":"https://www.swapi.tech/api/species/3"},"uid":"3"},"apiVersion":"1.0"}"#
-        #expect(try JSONDecoder().decode(DetailBody<StarWarsSpecies.Decoded>.self, from: Data(tech.utf8)).value.species.id == 3)
+        let tech =
+            #"{"message":"ok","result":{"properties":{"name":"Wookie","url":"https://www.swapi.tech/api/species/3"},"uid":"3"},"apiVersion":"1.0"}"#
+        #expect(
+            try JSONDecoder().decode(DetailBody<StarWarsSpecies.Decoded>.self, from: Data(tech.utf8)).value.species.id
+                == 3)
         let film = #"{"message":"ok","result":{"properties":{"title":"A New Hope","episode_id":4}}}"#
-        #expect(try JSONDecoder().decode(DetailBody<RelatedResource>.self, from: Data(film.utf8)).value == RelatedResource(title: "A New Hope", episode: 4))
+        #expect(
+            try JSONDecoder().decode(DetailBody<RelatedResource>.self, from: Data(film.utf8)).value
+                == RelatedResource(title: "A New Hope", episode: 4))
     }
 }
 
@@ -76,7 +103,8 @@ struct SpeciesQueryTests {
     @Test(
         "a species URL of the API's origin, in any dialect's form",
         arguments: [
-            "http://127.0.0.1:9/api/species/3/", "http://127.0.0.1:9/api/species/3", "http://127.0.0.1:9/api/species/3.json",
+            "http://127.0.0.1:9/api/species/3/", "http://127.0.0.1:9/api/species/3",
+            "http://127.0.0.1:9/api/species/3.json",
             "HTTP://127.0.0.1:9/api/SPECIES/3", "http://127.0.0.1:9/api/species/3/ ",
         ])
     func accepted(text: String) throws {
@@ -89,7 +117,8 @@ struct SpeciesQueryTests {
         arguments: [
             "http://127.0.0.1:9/api/planets/1/", "http://127.0.0.1:9/api/people/3/", "http://127.0.0.1:9/api/films/1/",
             "http://127.0.0.1:9/api/", "http://127.0.0.1:9/api/species/", "http://127.0.0.1:9/other/species/3/",
-            "http://127.0.0.1:10/api/species/3/", "https://127.0.0.1:9/api/species/3/", "http://evil.example/api/species/3/",
+            "http://127.0.0.1:10/api/species/3/", "https://127.0.0.1:9/api/species/3/",
+            "http://evil.example/api/species/3/",
             "http://127.0.0.1:9/api/species/3/?x=1", "http://127.0.0.1:9/api/species/3/planets/1/", "https://",
         ])
     func refused(text: String) {
@@ -110,10 +139,15 @@ struct FallbackTests {
     let diagnostics = RecordingDiagnostics()
 
     private func cache() -> CachePolicy {
-        CachePolicy(directory: FileManager.default.temporaryDirectory.appendingPathComponent("species-fallback-\(UUID().uuidString)"))
+        CachePolicy(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "species-fallback-\(UUID().uuidString)"))
     }
 
-    private func client(_ transport: any HTTPTransport, root: String = "https://swapi.dev/api/", cache: CachePolicy, fallback: Bool = true) -> SpeciesClient {
+    private func client(
+        _ transport: any HTTPTransport, root: String = "https://swapi.dev/api/", cache: CachePolicy,
+        fallback: Bool = true
+    ) -> SpeciesClient {
         .stubbed(transport, diagnostics: diagnostics) { configuration in
             configuration.roots = [APIRoot(root)!]
             configuration.cache = cache
@@ -121,11 +155,19 @@ struct FallbackTests {
         }
     }
 
-    @Test(arguments: [TransportError.Kind.unknownHost, .connectionRefused, .timedOut(seconds: 1), .connectionLost, .insecureConnection])
+    @Test(arguments: [
+        TransportError.Kind.unknownHost, .connectionRefused, .timedOut(seconds: 1), .connectionLost,
+        .insecureConnection,
+    ])
     func swapiDevsOwnDataStandsInWithANotice(kind: TransportError.Kind) async throws {
-        let species = try await client(FunctionTransport { throw TransportError(kind, url: $0.url, detail: "it broke") }, cache: cache()).allSpecies()
+        let species = try await client(
+            FunctionTransport { throw TransportError(kind, url: $0.url, detail: "it broke") }, cache: cache()
+        ).allSpecies()
         #expect(species.count == 37)
-        #expect(diagnostics.notes == ["swapi.dev did not answer (it broke): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"])
+        #expect(
+            diagnostics.notes == [
+                "swapi.dev did not answer (it broke): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
+            ])
     }
 
     @Test(arguments: [503, 429, 500])
@@ -136,14 +178,18 @@ struct FallbackTests {
     }
 
     @Test func aCaptivePortalFallsBack() async throws {
-        let portal = FunctionTransport { _ in HTTPResponse(status: 200, body: Data("<!DOCTYPE html><title>Log in to the WiFi</title>".utf8)) }
+        let portal = FunctionTransport { _ in
+            HTTPResponse(status: 200, body: Data("<!DOCTYPE html><title>Log in to the WiFi</title>".utf8))
+        }
         #expect(try await client(portal, cache: cache()).page(2).species.first?.name == "Neimodian")
         #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (its answer is not SWAPI JSON)") == true)
     }
 
     /// SWAPI's own 404, from a service whose species list answers.
     @Test func anAnswerIsNotAFailure() async throws {
-        let error = await speciesError { _ = try await client(try StubTransport.recordedSWAPI(), cache: cache()).species(.id(99)) }
+        let error = await speciesError {
+            _ = try await client(try StubTransport.recordedSWAPI(), cache: cache()).species(.id(99))
+        }
         #expect(error == .notFound(what: "species 99", url: URL(string: "https://swapi.dev/api/species/99/")!))
         #expect(diagnostics.notes.isEmpty)
     }
@@ -167,18 +213,28 @@ struct FallbackTests {
         _ = try await client(recorded, root: local, cache: policy).allSpecies()
         var stale = policy
         stale.maxAge = 0
-        let down = FunctionTransport { throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused") }
+        let down = FunctionTransport {
+            throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused")
+        }
         let species = try await client(down, root: local, cache: stale).allSpecies()
         #expect(species.count == 37)
         #expect(diagnostics.notes.count == 1)
-        #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (connection refused): answering from the cache, as fetched ") == true)
+        #expect(
+            diagnostics.notes.first?.hasPrefix(
+                "swapi.dev did not answer (connection refused): answering from the cache, as fetched ") == true)
     }
 
     @Test func anotherHostsWithoutACacheFail() async throws {
-        let down = FunctionTransport { throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused") }
-        let error = await speciesError { _ = try await client(down, root: "http://127.0.0.1:9/api/", cache: cache()).allSpecies() }
+        let down = FunctionTransport {
+            throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused")
+        }
+        let error = await speciesError {
+            _ = try await client(down, root: "http://127.0.0.1:9/api/", cache: cache()).allSpecies()
+        }
         #expect(
-            error?.description == "could not reach http://127.0.0.1:9/api/species/: connection refused; the cache holds no answer from 127.0.0.1:9")
+            error?.description
+                == "could not reach http://127.0.0.1:9/api/species/: connection refused; the cache holds no answer from 127.0.0.1:9"
+        )
     }
 
     @Test func noFallbackMeansTheError() async throws {
@@ -207,7 +263,9 @@ struct FallbackTests {
 
     /// A portal that redirects swapi.dev elsewhere is no answer either.
     @Test func aCaptivePortalsRedirectFallsBack() async throws {
-        let portal = FunctionTransport { _ in HTTPResponse(status: 302, headers: ["Location": "http://portal.example/login"], body: Data()) }
+        let portal = FunctionTransport { _ in
+            HTTPResponse(status: 302, headers: ["Location": "http://portal.example/login"], body: Data())
+        }
         let species = try await client(portal, root: "http://swapi.dev/api/", cache: cache()).allSpecies()
         #expect(species.count == 37)
         #expect(
@@ -215,8 +273,14 @@ struct FallbackTests {
                 "swapi.dev did not answer (it redirects to another origin (http://portal.example/login); not followed): "
                     + "answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
             ])
-        let strict = await speciesError { _ = try await client(portal, root: "http://swapi.dev/api/", cache: cache(), fallback: false).page() }
-        #expect(strict == .redirected(url: URL(string: "http://swapi.dev/api/species/")!, problem: "it redirects to another origin (http://portal.example/login); not followed"))
+        let strict = await speciesError {
+            _ = try await client(portal, root: "http://swapi.dev/api/", cache: cache(), fallback: false).page()
+        }
+        #expect(
+            strict
+                == .redirected(
+                    url: URL(string: "http://swapi.dev/api/species/")!,
+                    problem: "it redirects to another origin (http://portal.example/login); not followed"))
     }
 
     /// Pages that change dialect within one walk are no SWAPI answer: on
@@ -225,24 +289,29 @@ struct FallbackTests {
         let recorded = try StubTransport.recordedSWAPI()
         let changing = FunctionTransport { request in
             guard request.url.query == "page=2" else { return try await recorded.send(request) }
-            let tech = #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"properties":{"name":"Human"},"uid":"1"}]}"#
+            let tech =
+                #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"properties":{"name":"Human"},"uid":"1"}]}"#
             return HTTPResponse(status: 200, body: Data(tech.utf8))
         }
         #expect(try await client(changing, cache: cache()).allSpecies().count == 37)
         #expect(
             diagnostics.notes.first?.hasPrefix(
-                "swapi.dev did not answer in full (its answer is not SWAPI JSON, after 1 page, which is dropped): answering from the SWAPI data") == true)
+                "swapi.dev did not answer in full (its answer is not SWAPI JSON, after 1 page, which is dropped): answering from the SWAPI data"
+            ) == true)
         let strict = await speciesError { _ = try await client(changing, cache: cache(), fallback: false).allSpecies() }
         #expect(
-            strict == .invalidResponse(
-                url: URL(string: "https://swapi.dev/api/species/?page=2")!,
-                problem: "it answers in swapi.tech's form, where the first page answered in swapi.dev's"))
+            strict
+                == .invalidResponse(
+                    url: URL(string: "https://swapi.dev/api/species/?page=2")!,
+                    problem: "it answers in swapi.tech's form, where the first page answered in swapi.dev's"))
     }
 
     /// A service that answers each request in another dialect.
     @Test func answersThatFlipBetweenDialectsAreNoAnswer() async throws {
         let drf = try Fixtures.data("swapi/species-page-1.json")
-        let tech = Data(#"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"properties":{"name":"Human"},"uid":"1"}]}"#.utf8)
+        let tech = Data(
+            #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"properties":{"name":"Human"},"uid":"1"}]}"#
+                .utf8)
         let flips = RecordedValues<Int>()
         let flipping = FunctionTransport { _ in
             flips.append(0)
@@ -250,9 +319,10 @@ struct FallbackTests {
         }
         let error = await speciesError { _ = try await client(flipping, cache: cache(), fallback: false).page() }
         #expect(
-            error == .invalidResponse(
-                url: URL(string: "https://swapi.dev/api/species?page=1&limit=10&expanded=true")!,
-                problem: "it answers in swapi.dev's form, where an answer before was in swapi.tech's"))
+            error
+                == .invalidResponse(
+                    url: URL(string: "https://swapi.dev/api/species?page=1&limit=10&expanded=true")!,
+                    problem: "it answers in swapi.dev's form, where an answer before was in swapi.tech's"))
     }
 }
 

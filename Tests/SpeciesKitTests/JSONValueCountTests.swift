@@ -36,17 +36,28 @@ struct JSONValueCountTests {
     }
 
     @Test func aPageOfThreeMillionEmptyObjectsIsRefusedBeforeItIsDecoded() async throws {
-        let body = Data(("{\"count\":3000000,\"next\":null,\"previous\":null,\"results\":[" + repeatElement("{}", count: 3_000_000).joined(separator: ",") + "]}").utf8)
+        let body = Data(
+            ("{\"count\":3000000,\"next\":null,\"previous\":null,\"results\":["
+                + repeatElement("{}", count: 3_000_000).joined(separator: ",") + "]}").utf8)
         let client = SpeciesClient.stubbed(FunctionTransport { _ in HTTPResponse(status: 200, body: body) })
         let error = await speciesError { _ = try await client.page() }
         #expect(
-            error == .tooLarge(url: URL(string: "https://swapi.dev/api/species/")!, problem: "it holds more than 2184533 JSON values"))
+            error
+                == .tooLarge(
+                    url: URL(string: "https://swapi.dev/api/species/")!,
+                    problem: "it holds more than 2184533 JSON values"))
     }
 
     @Test func aListOfMoreThan200000SpeciesIsRefusedBeforeItsElementsAreDecoded() async throws {
-        let body = Data(("{\"count\":1,\"next\":null,\"previous\":null,\"results\":[" + repeatElement("0", count: 200_001).joined(separator: ",") + "]}").utf8)
+        let body = Data(
+            ("{\"count\":1,\"next\":null,\"previous\":null,\"results\":["
+                + repeatElement("0", count: 200_001).joined(separator: ",") + "]}").utf8)
         let client = SpeciesClient.stubbed(FunctionTransport { _ in HTTPResponse(status: 200, body: body) })
         let error = await speciesError { _ = try await client.page() }
-        #expect(error == .refused(url: URL(string: "https://swapi.dev/api/species/")!, problem: "it lists 200001 species; more than 200000 are refused"))
+        #expect(
+            error
+                == .refused(
+                    url: URL(string: "https://swapi.dev/api/species/")!,
+                    problem: "it lists 200001 species; more than 200000 are refused"))
     }
 }

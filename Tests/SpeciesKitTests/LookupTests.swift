@@ -65,7 +65,9 @@ struct LookupTests {
     @Test(arguments: ["dor kel", "KEL,DOR", "kel  dor"])
     func everyWordOfTheNameCountsAsSearchReadsThem(words: String) async throws {
         let kelDor = try Fixtures.data("swapi/species-26.json")
-        let page = Data((#"{"count":1,"next":null,"previous":null,"results":["# + String(decoding: kelDor, as: UTF8.self) + "]}").utf8)
+        let page = Data(
+            (#"{"count":1,"next":null,"previous":null,"results":["# + String(decoding: kelDor, as: UTF8.self) + "]}")
+                .utf8)
         let transport = try StubTransport.recordedSWAPI(overrides: [
             APIRoot.swapi.speciesURL(search: words).absoluteString: .json(page)
         ])
@@ -86,7 +88,9 @@ struct LookupTests {
 
 @Suite("Edit distance")
 struct EditDistanceTests {
-    @Test(arguments: [("wookiee", "wookie", 1), ("kitten", "sitting", 3), ("", "abc", 3), ("abc", "", 3), ("same", "same", 0)])
+    @Test(arguments: [
+        ("wookiee", "wookie", 1), ("kitten", "sitting", 3), ("", "abc", 3), ("abc", "", 3), ("same", "same", 0),
+    ])
     func distance(a: String, b: String, expected: Int) {
         #expect(EditDistance.between(a, b) == expected)
     }

@@ -111,7 +111,8 @@ struct StarWarsSpeciesTests {
     }
 
     @Test func datesWithThreeDigitsOrNoFractionParse() throws {
-        let decoded = try Decode.species(#"{"created": "2014-12-20T21:36:42.136Z", "edited": "2014-12-20T21:36:42Z"}"#).species
+        let decoded = try Decode.species(#"{"created": "2014-12-20T21:36:42.136Z", "edited": "2014-12-20T21:36:42Z"}"#)
+            .species
         #expect(decoded.createdTimestamp?.text == "2014-12-20T21:36:42.136000Z")
         #expect(decoded.editedTimestamp?.text == "2014-12-20T21:36:42.000000Z")
     }
@@ -127,13 +128,20 @@ struct StarWarsSpeciesTests {
         #expect(wookie.skinColors == ["gray"])
         #expect(wookie.hairColors == ["black", "brown"])
         #expect(wookie.language == "Shyriiwook")
-        let wrongType = ["classification", "average_height", "eye_colors", "average_lifespan", "homeworld", "people", "films", "edited"]
+        let wrongType = [
+            "classification", "average_height", "eye_colors", "average_lifespan", "homeworld", "people", "films",
+            "edited",
+        ]
         #expect(
             page.issues.map(\.description)
-                == wrongType.prefix(7).map { "species 'Wookie': field '\($0)' has the wrong JSON type; treated as absent" }
-                + ["species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent",
-                   "species 'Wookie': field 'edited' has the wrong JSON type; treated as absent",
-                   "species at https://swapi.dev/api/species/1/: field 'name' has the wrong JSON type; treated as absent"])
+                == wrongType.prefix(7).map {
+                    "species 'Wookie': field '\($0)' has the wrong JSON type; treated as absent"
+                }
+                + [
+                    "species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent",
+                    "species 'Wookie': field 'edited' has the wrong JSON type; treated as absent",
+                    "species at https://swapi.dev/api/species/1/: field 'name' has the wrong JSON type; treated as absent",
+                ])
         let unnamed = page.species[1]
         #expect(unnamed.name == nil)
         #expect(unnamed.id == 1)
@@ -146,7 +154,8 @@ struct StarWarsSpeciesTests {
     }
 
     @Test func unknownKeysOfAnyShapeAreSkipped() throws {
-        let decoded = try Decode.species(#"{"extra": {"a": [1, {"b": null}, "x"]}, "name": "Wookie", "more": [[[]]], "n": -1.5e3}"#)
+        let decoded = try Decode.species(
+            #"{"extra": {"a": [1, {"b": null}, "x"]}, "name": "Wookie", "more": [[[]]], "n": -1.5e3}"#)
         #expect(decoded.species.name == "Wookie")
         #expect(decoded.invalidFields.isEmpty)
     }
@@ -168,7 +177,9 @@ struct StarWarsSpeciesTests {
 
 @Suite("StarWarsSpecies is Codable, Hashable and Identifiable")
 struct CodableTests {
-    private static let recorded = try? (1...37).map { try Decode.species(Fixtures.data("swapi/species-\($0).json")).species }
+    private static let recorded = try? (1...37).map {
+        try Decode.species(Fixtures.data("swapi/species-\($0).json")).species
+    }
 
     @Test func theJSONOfSpeciesDecodesBackToTheSameSpecies() throws {
         let species = try #require(Self.recorded)
@@ -202,7 +213,8 @@ struct CodableTests {
         var written = Data()
         SpeciesJSON.writeArray(species) { written.append(contentsOf: $0) }
         let fromWriter = try #require(try JSONSerialization.jsonObject(with: written) as? NSArray)
-        let fromEncoder = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(species)) as? NSArray)
+        let fromEncoder = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(species)) as? NSArray)
         #expect(fromWriter == fromEncoder)
     }
 
@@ -296,10 +308,12 @@ struct TimestampTests {
         arguments: [
             "yesterday", "", "2014-12-20 21:36:42Z", "2014-13-01T00:00:00Z", "20141220", "2014-02-30T00:00:00Z",
             "2015-02-29T00:00:00Z", "0000-01-01T00:00:00Z", "2014-12-20T24:00:00Z", "2014-12-20T21:60:00Z",
-            "2014-12-20T21:36:61Z", "2014-04-31T00:00:00+01:00", "2014-12-20T21:36:42.Z", "2014-12-20T21:36:42.1234567890Z",
+            "2014-12-20T21:36:61Z", "2014-04-31T00:00:00+01:00", "2014-12-20T21:36:42.Z",
+            "2014-12-20T21:36:42.1234567890Z",
             // Anything after the zone, an offset minute over 59, an offset of
             // another form, and instants outside years 1 to 9999 in UTC.
-            "2014-12-10T13:52:11Zjunk", "2014-12-10T13:52:11+01:00junk", "2014-12-10T13:52:11Z ", "2014-12-10T13:52:11+00:60",
+            "2014-12-10T13:52:11Zjunk", "2014-12-10T13:52:11+01:00junk", "2014-12-10T13:52:11Z ",
+            "2014-12-10T13:52:11+00:60",
             "2014-12-10T13:52:11+24:00", "2014-12-10T13:52:11+0100", "2014-12-10T13:52:11+01", "2014-12-10T13:52:11",
             "0001-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00",
         ])
@@ -327,7 +341,9 @@ struct TimestampTests {
         let json = #"{"name":"Far","created":"9999-12-31T23:59:59.999999Z","edited":"0001-01-01T00:00:00.000001Z"}"#
         let far = try JSONDecoder().decode(StarWarsSpecies.self, from: Data(json.utf8))
         let written = SpeciesJSON.object(far, related: nil, colored: false)
-        #expect(written.contains(#""created": "9999-12-31T23:59:59.999999Z""#) && written.contains(#""edited": "0001-01-01T00:00:00.000001Z""#))
+        #expect(
+            written.contains(#""created": "9999-12-31T23:59:59.999999Z""#)
+                && written.contains(#""edited": "0001-01-01T00:00:00.000001Z""#))
         let again = try JSONDecoder().decode(StarWarsSpecies.self, from: JSONEncoder().encode(far))
         #expect(again == far && again.createdTimestamp?.text == "9999-12-31T23:59:59.999999Z")
         #expect(abs((far.created?.timeIntervalSince1970 ?? 0) - 253_402_300_799.999_999) < 0.000_1)

@@ -16,7 +16,9 @@ private let awkward = StarWarsSpecies(
 struct TextFormatTests {
     @Test func csvIsRFC4180() {
         #expect(
-            SpeciesCSV.render([human, awkward], fields: [.name, .classification, .designation, .averageHeight, .eyeColors, .averageLifespan])
+            SpeciesCSV.render(
+                [human, awkward],
+                fields: [.name, .classification, .designation, .averageHeight, .eyeColors, .averageLifespan])
                 == "name,classification,designation,height,eye_colors,lifespan\r\n"
                 + "Human,mammal,sentient,180,\"brown, blue\",120\r\n"
                 + "\"Say \"\"hi\"\", then | go\",\"two\r\nlines\",back\\slash,,,\\u{1B}[31mred\r\n")
@@ -28,14 +30,15 @@ struct TextFormatTests {
 
     @Test func markdownIsAGitHubTable() {
         #expect(
-            SpeciesMarkdown.render([human, awkward], fields: [.id, .name, .classification, .designation, .averageHeight])
-                == #"""
-                |  id | name                 | classification | designation | height |
-                | --: | -------------------- | -------------- | ----------- | -----: |
-                |   1 | Human                | mammal         | sentient    |    180 |
-                |   2 | Say "hi", then \| go | two<br>lines   | back\\slash |        |
+            SpeciesMarkdown.render(
+                [human, awkward], fields: [.id, .name, .classification, .designation, .averageHeight])
+                    == #"""
+                    |  id | name                 | classification | designation | height |
+                    | --: | -------------------- | -------------- | ----------- | -----: |
+                    |   1 | Human                | mammal         | sentient    |    180 |
+                    |   2 | Say "hi", then \| go | two<br>lines   | back\\slash |        |
 
-                """#)
+                    """#)
     }
 
     @Test func markdownColumnsAreThreeWideAtLeast() {
@@ -45,20 +48,26 @@ struct TextFormatTests {
 
 @Suite("JSON: chosen keys and jq's colours")
 struct JSONFieldsAndColourTests {
-    private func lines(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.allCases, colored: Bool = false) -> String {
+    private func lines(
+        _ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.allCases, colored: Bool = false
+    ) -> String {
         var bytes: [UInt8] = []
         SpeciesJSON.writeLines(species, fields: fields, colored: colored) { bytes += $0 }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func array(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.allCases, colored: Bool = false) -> String {
+    private func array(
+        _ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.allCases, colored: Bool = false
+    ) -> String {
         var bytes: [UInt8] = []
         SpeciesJSON.writeArray(species, fields: fields, colored: colored) { bytes += $0 }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     @Test func fieldsKeepTheirKeysInTheOrderGiven() {
-        #expect(lines([human], fields: [.averageHeight, .name, .eyeColors]) == #"{"average_height":180,"name":"Human","eye_colors":["brown","blue"]}"# + "\n")
+        #expect(
+            lines([human], fields: [.averageHeight, .name, .eyeColors])
+                == #"{"average_height":180,"name":"Human","eye_colors":["brown","blue"]}"# + "\n")
         #expect(
             array([human], fields: [.name, .averageLifespan]) == """
                 [
@@ -91,6 +100,7 @@ struct JSONFieldsAndColourTests {
         let colored = array([human], fields: [.name], colored: true)
         let plain = colored.replacingOccurrences(of: #"\e\[[0-9;]*m"#, with: "", options: .regularExpression)
         #expect(plain == array([human], fields: [.name]))
-        #expect(colored.hasPrefix("\u{1B}[1;39m[\u{1B}[0m\n  \u{1B}[1;39m{\u{1B}[0m\n    \u{1B}[34;1m\"name\"\u{1B}[0m"))
+        #expect(
+            colored.hasPrefix("\u{1B}[1;39m[\u{1B}[0m\n  \u{1B}[1;39m{\u{1B}[0m\n    \u{1B}[34;1m\"name\"\u{1B}[0m"))
     }
 }

@@ -38,10 +38,15 @@ struct FittedTableTests {
     @Test func columnsAreLeftOutWholeFromTheLast() throws {
         let page = try JSONDecoder().decode(TestPage.self, from: Fixtures.data("swapi/species-page-1.json")).results
         let table = SpeciesTable.render(page, width: 50)
-        #expect(table.hasPrefix("NAME            CLASSIFICATION  DESIGNATION\nHuman           mammal          sentient\n"), "\(table)")
+        #expect(
+            table.hasPrefix("NAME            CLASSIFICATION  DESIGNATION\nHuman           mammal          sentient\n"),
+            "\(table)")
         #expect(table.contains("\nYoda's species  mammal          sentient\n"))
         #expect(table.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 50 })
-        #expect(SpeciesTable.columns(page, fields: SpeciesField.defaults, width: 50) == [.name, .classification, .designation])
+        #expect(
+            SpeciesTable.columns(page, fields: SpeciesField.defaults, width: 50) == [
+                .name, .classification, .designation,
+            ])
         #expect(SpeciesTable.columns(page, fields: SpeciesField.defaults, width: 81) == SpeciesField.defaults)
         #expect(SpeciesTable.columns(page, fields: [.language, .averageHeight, .name], width: 20) == [.name])
     }
@@ -127,7 +132,9 @@ struct SpeciesTSVTests {
 
     @Test func tabsNewlinesAndBackslashesAreEscaped() {
         let odd = StarWarsSpecies(name: "a\tb\nc\\d\re\u{1B}[31m", eyeColors: ["red", "green"])
-        #expect(SpeciesTSV.render([odd], fields: [.name, .eyeColors]) == "name\teye_colors\na\\tb\\nc\\\\d\\re\\u{1B}[31m\tred, green\n")
+        #expect(
+            SpeciesTSV.render([odd], fields: [.name, .eyeColors])
+                == "name\teye_colors\na\\tb\\nc\\\\d\\re\\u{1B}[31m\tred, green\n")
     }
 
     @Test func noSpeciesStillHasItsHeader() {
@@ -140,25 +147,46 @@ struct SpeciesOrderTests {
     private func names(_ species: [StarWarsSpecies]) -> [String] { species.compactMap(\.name) }
 
     @Test func namesIgnoreCase() {
-        #expect(names(SpeciesOrder.name.sorted([human, ewok, droid, hutt], reversed: false)) == ["Droid", "ewok", "Human", "Hutt"])
-        #expect(names(SpeciesOrder.name.sorted([human, ewok, droid, hutt], reversed: true)) == ["Hutt", "Human", "ewok", "Droid"])
+        #expect(
+            names(SpeciesOrder.name.sorted([human, ewok, droid, hutt], reversed: false)) == [
+                "Droid", "ewok", "Human", "Hutt",
+            ])
+        #expect(
+            names(SpeciesOrder.name.sorted([human, ewok, droid, hutt], reversed: true)) == [
+                "Hutt", "Human", "ewok", "Droid",
+            ])
     }
 
     @Test func heightsAsNumbersUnknownLastEitherWay() {
-        #expect(names(SpeciesOrder.height.sorted([human, droid, hutt, ewok], reversed: false)) == ["ewok", "Human", "Hutt", "Droid"])
-        #expect(names(SpeciesOrder.height.sorted([human, droid, hutt, ewok], reversed: true)) == ["Hutt", "Human", "ewok", "Droid"])
+        #expect(
+            names(SpeciesOrder.height.sorted([human, droid, hutt, ewok], reversed: false)) == [
+                "ewok", "Human", "Hutt", "Droid",
+            ])
+        #expect(
+            names(SpeciesOrder.height.sorted([human, droid, hutt, ewok], reversed: true)) == [
+                "Hutt", "Human", "ewok", "Droid",
+            ])
     }
 
     @Test func lifespansAsNumbersNotText() {
         // As text, "1000" < "120"; "indefinite" and "unknown" are not numbers.
-        #expect(names(SpeciesOrder.lifespan.sorted([droid, hutt, ewok, human], reversed: false)) == ["Human", "Hutt", "Droid", "ewok"])
-        #expect(names(SpeciesOrder.lifespan.sorted([droid, hutt, ewok, human], reversed: true)) == ["Hutt", "Human", "Droid", "ewok"])
+        #expect(
+            names(SpeciesOrder.lifespan.sorted([droid, hutt, ewok, human], reversed: false)) == [
+                "Human", "Hutt", "Droid", "ewok",
+            ])
+        #expect(
+            names(SpeciesOrder.lifespan.sorted([droid, hutt, ewok, human], reversed: true)) == [
+                "Hutt", "Human", "Droid", "ewok",
+            ])
     }
 
     @Test func lifespansWithFractionsOrPastIntAreNumbersToo() {
         let lifespans = ["1.5", "99999999999999999999", "2", "1e400", "nan", "-3"]
         let species = lifespans.map { StarWarsSpecies(name: $0, averageLifespan: $0) }
-        #expect(names(SpeciesOrder.lifespan.sorted(species, reversed: false)) == ["-3", "1.5", "2", "99999999999999999999", "1e400", "nan"])
+        #expect(
+            names(SpeciesOrder.lifespan.sorted(species, reversed: false)) == [
+                "-3", "1.5", "2", "99999999999999999999", "1e400", "nan",
+            ])
     }
 
     @Test func tiesKeepAPIOrder() {

@@ -46,8 +46,9 @@ struct LinkPolicyTests {
     @Test func anHTTPSLinkUnderAnHTTPRootIsNotDowngradedButRefused() throws {
         let local = URL(string: "http://127.0.0.1:8000/api/species/")!
         let root = APIRoot("http://127.0.0.1:8000/api/")!
-        #expect(try LinkPolicy.resolve("http://127.0.0.1:8000/api/species/?page=2", of: local, root: root).absoluteString
-            == "http://127.0.0.1:8000/api/species/?page=2")
+        #expect(
+            try LinkPolicy.resolve("http://127.0.0.1:8000/api/species/?page=2", of: local, root: root).absoluteString
+                == "http://127.0.0.1:8000/api/species/?page=2")
         #expect(throws: SpeciesError.self) {
             _ = try LinkPolicy.resolve("https://127.0.0.1:8000/api/species/?page=2", of: local, root: root)
         }
@@ -85,8 +86,9 @@ struct OriginTests {
     @Test func aFollowedLinkCarriesTheRootsCredentials() throws {
         let root = try #require(APIRoot("http://user:secret@127.0.0.1:9/api/"))
         let page = root.speciesURL()
-        #expect(try LinkPolicy.resolve("http://127.0.0.1:9/api/species/?page=2", of: page, root: root).absoluteString
-            == "http://user:secret@127.0.0.1:9/api/species/?page=2")
+        #expect(
+            try LinkPolicy.resolve("http://127.0.0.1:9/api/species/?page=2", of: page, root: root).absoluteString
+                == "http://user:secret@127.0.0.1:9/api/species/?page=2")
     }
 }
 
@@ -97,7 +99,8 @@ struct RetryTests {
     let waits = RecordedValues<Double>()
 
     private func status(_ code: Int, retryAfter: String? = nil) -> StubTransport.Reply {
-        .response(HTTPResponse(status: code, headers: retryAfter.map { ["Retry-After": $0] } ?? [:], body: Data("{}".utf8)))
+        .response(
+            HTTPResponse(status: code, headers: retryAfter.map { ["Retry-After": $0] } ?? [:], body: Data("{}".utf8)))
     }
 
     private func retrying(_ script: ScriptedTransport, retries: Int = 3) -> RetryingTransport {
@@ -115,7 +118,9 @@ struct RetryTests {
         #expect(script.requests.count == 3)
         #expect(waits.all == [0.375, 0.75])
         #expect(diagnostics.notes.count == 2)
-        #expect(diagnostics.notes.first?.hasPrefix("retry 1 of 3 in 0.4 s: https://swapi.dev/api/species/: it answered HTTP \(code) ") == true)
+        #expect(
+            diagnostics.notes.first?.hasPrefix(
+                "retry 1 of 3 in 0.4 s: https://swapi.dev/api/species/: it answered HTTP \(code) ") == true)
     }
 
     @Test(arguments: [400, 401, 403, 404, 410, 418])
@@ -156,7 +161,10 @@ struct RetryTests {
 
     @Test func aRetryAfterLongerThan30SecondsFailsAtOnce() async throws {
         let script = ScriptedTransport([status(429, retryAfter: "25924")])
-        await #expect(throws: TransportError(.throttled(status: 429, retryAfter: 25924), url: url, detail: "it asks to wait 7 h 12 min")) {
+        await #expect(
+            throws: TransportError(
+                .throttled(status: 429, retryAfter: 25924), url: url, detail: "it asks to wait 7 h 12 min")
+        ) {
             _ = try await retrying(script).send(HTTPRequest(url: url))
         }
         #expect(waits.all.isEmpty)
@@ -164,7 +172,9 @@ struct RetryTests {
 
     @Test(
         "any Retry-After in digits is held to a bound: no trap, a readable wait",
-        arguments: [("99999999999999999999999", "31688087 years"), ("1000000000000", "31688 years"), ("2592000", "30 days")])
+        arguments: [
+            ("99999999999999999999999", "31688087 years"), ("1000000000000", "31688 years"), ("2592000", "30 days"),
+        ])
     func hugeRetryAfters(value: String, wait: String) async throws {
         let script = ScriptedTransport([status(503, retryAfter: value)])
         do {
@@ -174,7 +184,9 @@ struct RetryTests {
             #expect(error.detail == "it asks to wait \(wait)")
             guard case .throttled(let status, let seconds) = error.kind else { return #expect(Bool(false)) }
             let message = SpeciesError.rateLimited(url: url, status: status, retryAfter: seconds).description
-            #expect(message.hasPrefix("https://swapi.dev/api/species/ answered HTTP 503 Service Unavailable and asks to wait \(wait)"))
+            #expect(
+                message.hasPrefix(
+                    "https://swapi.dev/api/species/ answered HTTP 503 Service Unavailable and asks to wait \(wait)"))
             #expect(!message.contains("try again after") || wait == "30 days")
         }
     }
@@ -183,7 +195,9 @@ struct RetryTests {
     /// `1e19` 31 million years; the usual back-off applies.
     @Test(arguments: ["0x10", "1e19", "inf", "1.5", "-3", "+5", " ", "10 s"])
     func aRetryAfterThatIsNotDigitsNorADateIsIgnored(value: String) async throws {
-        let script = ScriptedTransport([status(503, retryAfter: value), .response(HTTPResponse(status: 200, body: Data()))])
+        let script = ScriptedTransport([
+            status(503, retryAfter: value), .response(HTTPResponse(status: 200, body: Data())),
+        ])
         let response = try await retrying(script, retries: 1).send(HTTPRequest(url: url))
         #expect(response.status == 200)
         #expect(waits.all.count == 1 && (0.25...0.5).contains(waits.all[0]), "\(waits.all)")
@@ -214,7 +228,10 @@ struct RetryTests {
         #expect(policy.backoff(attempt: 1000, unit: 0) == 4)
     }
 
-    @Test(arguments: [(0.0, "0 s"), (25.0, "25 s"), (119, "119 s"), (119.5, "2 min"), (600, "10 min"), (25924, "7 h 12 min"), (-5, "0 s"), (.nan, "0 s")])
+    @Test(arguments: [
+        (0.0, "0 s"), (25.0, "25 s"), (119, "119 s"), (119.5, "2 min"), (600, "10 min"), (25924, "7 h 12 min"),
+        (-5, "0 s"), (.nan, "0 s"),
+    ])
     func waitsAreDescribedForPeople(seconds: Double, text: String) {
         #expect(TimeSpan.describe(seconds) == text)
     }
@@ -230,7 +247,9 @@ struct DeadlineTests {
             return HTTPResponse(status: 200, body: Data())
         }
         let start = Date()
-        await #expect(throws: TransportError(.timedOut(seconds: 0.2), url: url, detail: "no complete answer within 0.2 s")) {
+        await #expect(
+            throws: TransportError(.timedOut(seconds: 0.2), url: url, detail: "no complete answer within 0.2 s")
+        ) {
             _ = try await DeadlineTransport(silent, seconds: 0.2).send(HTTPRequest(url: url))
         }
         // Far below the 60 s of the request, and far above what a busy test
@@ -305,13 +324,19 @@ struct PaginationLimitTests {
         }
         let client = SpeciesClient.stubbed(endless, diagnostics: diagnostics)
         let error = await speciesError { _ = try await client.allSpecies() }
-        #expect(error == .refused(url: URL(string: "https://swapi.dev/api/species/?page=501")!, problem: "more than 500 pages; stopped here"))
+        #expect(
+            error
+                == .refused(
+                    url: URL(string: "https://swapi.dev/api/species/?page=501")!,
+                    problem: "more than 500 pages; stopped here"))
         #expect((500...506).contains(asked.all.count), "500 pages, and at most the six asked ahead")
     }
 
     /// `--page 9223372036854775807` of a listing that has a next page.
     @Test func theLastPossiblePageNumberDoesNotOverflow() async throws {
-        let client = SpeciesClient.stubbed(FunctionTransport { _ in page(next: "https://swapi.dev/api/species/?page=2", count: 37) }, diagnostics: diagnostics)
+        let client = SpeciesClient.stubbed(
+            FunctionTransport { _ in page(next: "https://swapi.dev/api/species/?page=2", count: 37) },
+            diagnostics: diagnostics)
         let last = try await client.page(Int.max)
         #expect(last.number == Int.max && last.pageCount == Int.max)
     }
@@ -322,8 +347,10 @@ struct PaginationLimitTests {
         let recorded = try StubTransport.recordedSWAPI()
         let shifted = FunctionTransport { request in
             guard request.url.query == "page=2" else { return try await recorded.send(request) }
-            var page = try JSONSerialization.jsonObject(with: try await recorded.send(request).body) as? [String: Any] ?? [:]
-            let first = try JSONSerialization.jsonObject(with: Fixtures.data("swapi/species-page-1.json")) as? [String: Any]
+            var page =
+                try JSONSerialization.jsonObject(with: try await recorded.send(request).body) as? [String: Any] ?? [:]
+            let first =
+                try JSONSerialization.jsonObject(with: Fixtures.data("swapi/species-page-1.json")) as? [String: Any]
             let last = (first?["results"] as? [Any])?.last
             page["results"] = [last as Any] + ((page["results"] as? [Any])?.dropLast() ?? [])
             return HTTPResponse(status: 200, body: try JSONSerialization.data(withJSONObject: page))
@@ -344,9 +371,10 @@ struct PaginationLimitTests {
         let client = SpeciesClient.stubbed(transport, diagnostics: diagnostics)
         let error = await speciesError { _ = try await client.allSpecies() }
         #expect(
-            error == .invalidResponse(
-                url: URL(string: "https://swapi.dev/api/species/")!,
-                problem: "its 'next' link https://swapi.dev/api/species/?page=7 answered 404 Not Found"))
+            error
+                == .invalidResponse(
+                    url: URL(string: "https://swapi.dev/api/species/")!,
+                    problem: "its 'next' link https://swapi.dev/api/species/?page=7 answered 404 Not Found"))
     }
 
     @Test func aCountThatDisagreesIsWarnedAbout() async throws {
@@ -358,13 +386,15 @@ struct PaginationLimitTests {
 
     @Test(
         arguments: [
-            (TransportError.Kind.tooLarge(limit: 1024), "tooLarge"), (.redirectRefused(location: "https://evil.example/"), "redirected"),
+            (TransportError.Kind.tooLarge(limit: 1024), "tooLarge"),
+            (.redirectRefused(location: "https://evil.example/"), "redirected"),
             (.throttled(status: 429, retryAfter: 60), "rateLimited"), (.timedOut(seconds: 1), "unreachable"),
             (.connectionRefused, "unreachable"), (.connectionLost, "unreachable"), (.unknownHost, "unreachable"),
         ] as [(TransportError.Kind, String)])
     func transportFailuresBecomeTheirError(kind: TransportError.Kind, error expected: String) async throws {
         let url = APIRoot.swapi.speciesURL()
-        let client = SpeciesClient.stubbed(StubTransport([url.absoluteString: .failure(kind)]), diagnostics: diagnostics)
+        let client = SpeciesClient.stubbed(
+            StubTransport([url.absoluteString: .failure(kind)]), diagnostics: diagnostics)
         let error = try #require(await speciesError { _ = try await client.page() })
         #expect(Mirror(reflecting: error).children.first?.label == expected)
     }
@@ -375,7 +405,8 @@ struct TerminalTextTests {
     @Test(
         arguments: [
             ("Wookie", "Wookie"), ("\u{1B}[31mRed", #"\u{1B}[31mRed"#), ("bell\u{07}", #"bell\u{7}"#),
-            ("csi\u{9B}2J", #"csi\u{9B}2J"#), ("del\u{7F}", #"del\u{7F}"#), ("tab\tnew\nline", #"tab\u{9}new\u{A}line"#),
+            ("csi\u{9B}2J", #"csi\u{9B}2J"#), ("del\u{7F}", #"del\u{7F}"#),
+            ("tab\tnew\nline", #"tab\u{9}new\u{A}line"#),
             ("Pau'an é 🐻", "Pau'an é 🐻"),
         ])
     func controlsAreEscaped(text: String, shown: String) {
@@ -386,9 +417,13 @@ struct TerminalTextTests {
     /// in it, or breaks a line where a terminal does not show one.
     @Test(
         arguments: [
-            ("Hu\u{202E}namow", #"Hu\u{202E}namow"#), ("a\u{202A}b\u{202B}c\u{202C}d\u{202D}e", #"a\u{202A}b\u{202B}c\u{202C}d\u{202D}e"#),
+            ("Hu\u{202E}namow", #"Hu\u{202E}namow"#),
+            ("a\u{202A}b\u{202B}c\u{202C}d\u{202D}e", #"a\u{202A}b\u{202B}c\u{202C}d\u{202D}e"#),
             ("\u{2066}x\u{2067}y\u{2068}z\u{2069}", #"\u{2066}x\u{2067}y\u{2068}z\u{2069}"#),
-            ("zero\u{200B}width\u{200C}\u{200D}\u{200E}\u{200F}", #"zero\u{200B}width\u{200C}\u{200D}\u{200E}\u{200F}"#),
+            (
+                "zero\u{200B}width\u{200C}\u{200D}\u{200E}\u{200F}",
+                #"zero\u{200B}width\u{200C}\u{200D}\u{200E}\u{200F}"#
+            ),
             ("\u{FEFF}bom", #"\u{FEFF}bom"#), ("line\u{2028}para\u{2029}", #"line\u{2028}para\u{2029}"#),
             ("narrow\u{202F}space, 🚀 and ❤️ stay", "narrow\u{202F}space, 🚀 and ❤️ stay"),
         ])
@@ -397,7 +432,8 @@ struct TerminalTextTests {
     }
 
     @Test func aMessageLineIsCutAt1000CharactersInItsMiddle() {
-        let line = TerminalText.line("unknown option '--" + String(repeating: "a", count: 100_000) + "'; did you mean x?")
+        let line = TerminalText.line(
+            "unknown option '--" + String(repeating: "a", count: 100_000) + "'; did you mean x?")
         #expect(line.count == 1000 && line.contains("a…a") && line.hasPrefix("unknown option '--aaa"))
         #expect(line.hasSuffix("aaa'; did you mean x?"))
         #expect(TerminalText.line("short \u{7}") == #"short \u{7}"#)
@@ -431,7 +467,10 @@ struct TerminalTextTests {
         #expect(!table.unicodeScalars.contains("\u{1B}"))
     }
 
-    @Test(arguments: [(0, "0 bytes"), (1, "1 byte"), (2, "2 bytes"), (512, "512 bytes"), (1024, "1 KiB"), (1536, "1.5 KiB"), (104_857_600, "100 MiB"), (1_073_741_824, "1 GiB")])
+    @Test(arguments: [
+        (0, "0 bytes"), (1, "1 byte"), (2, "2 bytes"), (512, "512 bytes"), (1024, "1 KiB"), (1536, "1.5 KiB"),
+        (104_857_600, "100 MiB"), (1_073_741_824, "1 GiB"),
+    ])
     func byteCounts(bytes: Int, text: String) {
         #expect(ByteCount.describe(bytes) == text)
     }

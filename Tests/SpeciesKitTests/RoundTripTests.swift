@@ -13,9 +13,12 @@ import TestSupport
 @Suite("All pages in one round trip")
 struct RoundTripTests {
     let diagnostics = RecordingDiagnostics()
-    let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("species-round-trip-\(UUID().uuidString)")
+    let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "species-round-trip-\(UUID().uuidString)")
 
-    private func client(_ transport: any HTTPTransport, cached: Bool = false, maxAge: Double = 86_400, serial: Bool = false) -> SpeciesClient {
+    private func client(
+        _ transport: any HTTPTransport, cached: Bool = false, maxAge: Double = 86_400, serial: Bool = false
+    ) -> SpeciesClient {
         SpeciesClient.stubbed(transport, diagnostics: diagnostics) { configuration in
             configuration.serial = serial
             if cached { configuration.cache = CachePolicy(directory: cacheFolder, maxAge: maxAge) }

@@ -38,7 +38,9 @@ private final class Services: HTTPTransport {
             let own = "https://\(host)/"
             let asked = request.url.absoluteString.replacingOccurrences(of: own, with: "https://swapi.dev/")
             var response = try await recorded.send(HTTPRequest(url: URL(string: asked)!))
-            response.body = Data(String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "https://swapi.dev/", with: own).utf8)
+            response.body = Data(
+                String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "https://swapi.dev/", with: own)
+                    .utf8)
             return response
         }
     }
@@ -51,27 +53,33 @@ struct ServiceListTests {
     static let dev = "swapi.dev", py4e = "swapi.py4e.com"
 
     private func client(
-        _ transport: any HTTPTransport, roots: [String] = [dev, py4e], retries: Int = 3, maxAge: Double = CachePolicy.defaultMaxAge,
-        fallback: Bool = true, offline: Bool = false, cached: Bool = true, timeout: Double = 15, telling diagnostics: RecordingDiagnostics? = nil
+        _ transport: any HTTPTransport, roots: [String] = [dev, py4e], retries: Int = 3,
+        maxAge: Double = CachePolicy.defaultMaxAge,
+        fallback: Bool = true, offline: Bool = false, cached: Bool = true, timeout: Double = 15,
+        telling diagnostics: RecordingDiagnostics? = nil
     ) -> SpeciesClient {
         SpeciesClient(
             configuration: .init(
                 roots: roots.map { APIRoot("https://\($0)/api/")! }, timeout: timeout, retries: retries,
-                cache: CachePolicy(directory: cached ? folder : nil, maxAge: maxAge, mode: offline ? .offline : .normal), fallback: fallback),
+                cache: CachePolicy(
+                    directory: cached ? folder : nil, maxAge: maxAge, mode: offline ? .offline : .normal),
+                fallback: fallback),
             transport: transport, diagnostics: diagnostics ?? self.diagnostics)
     }
 
     @Test func byDefaultSWAPIsPublicServicesInOrder() {
         #expect(
             SpeciesClient().roots.map(\.url.absoluteString) == [
-                "https://swapi.dev/api/", "https://swapi.py4e.com/api/", "https://www.swapi.tech/api/", "https://swapi.info/api/",
+                "https://swapi.dev/api/", "https://swapi.py4e.com/api/", "https://www.swapi.tech/api/",
+                "https://swapi.info/api/",
             ])
         #expect(SpeciesClient(configuration: .init(roots: [])).roots == APIRoot.publicServices)
         #expect(SpeciesClient(configuration: .init(roots: [.swapi, .swapi])).roots == [.swapi])
     }
 
     @Test(arguments: [
-        StubTransport.Reply.failure(.unknownHost), .failure(.connectionRefused), .failure(.connectionLost), .failure(.insecureConnection),
+        StubTransport.Reply.failure(.unknownHost), .failure(.connectionRefused), .failure(.connectionLost),
+        .failure(.insecureConnection),
         .failure(.timedOut(seconds: 3)), .response(HTTPResponse(status: 503, body: Data("<html>".utf8))),
         .response(HTTPResponse(status: 429, body: Data())),
         .response(HTTPResponse(status: 200, body: Data("<!DOCTYPE html><title>Log in to the WiFi</title>".utf8))),
@@ -97,20 +105,32 @@ struct ServiceListTests {
         let services = try Services(failing: [Self.dev: .failure(.insecureConnection)])
         _ = try await client(services).allSpecies()
         let traces = diagnostics.traces
-        #expect(traces.first == "page plan: pages 1 to 4 at once (as many as the SWAPI data built into species fills), then the rest that page 1 counts")
+        #expect(
+            traces.first
+                == "page plan: pages 1 to 4 at once (as many as the SWAPI data built into species fills), then the rest that page 1 counts"
+        )
         #expect(traces.contains("giving up on swapi.dev: swapi.dev broke"))
-        #expect(traces.contains { $0.hasPrefix("GET https://swapi.dev/api/species/: failed after ") && $0.hasSuffix(" ms: swapi.dev broke") })
+        #expect(
+            traces.contains {
+                $0.hasPrefix("GET https://swapi.dev/api/species/: failed after ")
+                    && $0.hasSuffix(" ms: swapi.dev broke")
+            })
         #expect(traces.contains("swapi.py4e.com answers in swapi.dev's form (drf)"))
         let pages = traces.filter { $0.hasPrefix("GET https://swapi.py4e.com/api/species/") }
-        #expect(pages.count == 4 && pages.allSatisfy { $0.contains(": 200 OK, ") && $0.hasSuffix(" ms, from the network") }, "\(traces)")
+        #expect(
+            pages.count == 4 && pages.allSatisfy { $0.contains(": 200 OK, ") && $0.hasSuffix(" ms, from the network") },
+            "\(traces)")
         let cached = RecordingDiagnostics()
         _ = try await client(services, roots: [Self.py4e], telling: cached).page(2)
-        #expect(cached.traces.first?.hasPrefix("GET https://swapi.py4e.com/api/species/?page=2: from the cache, no request (fetched ") == true)
+        #expect(
+            cached.traces.first?.hasPrefix(
+                "GET https://swapi.py4e.com/api/species/?page=2: from the cache, no request (fetched ") == true)
         #expect(cached.traces.dropFirst() == ["swapi.py4e.com answers in swapi.dev's form (drf)"])
     }
 
     @Test func onlyTheLastServiceRetries() async throws {
-        let unavailable = StubTransport.Reply.response(HTTPResponse(status: 503, headers: ["Retry-After": "0"], body: Data()))
+        let unavailable = StubTransport.Reply.response(
+            HTTPResponse(status: 503, headers: ["Retry-After": "0"], body: Data()))
         let services = try Services(failing: [Self.dev: unavailable, Self.py4e: unavailable])
         let error = await speciesError { _ = try await client(services, retries: 2, fallback: false).species(.id(3)) }
         #expect(services.requests(to: Self.dev).count == 1 && services.requests(to: Self.py4e).count == 3)
@@ -148,7 +168,9 @@ struct ServiceListTests {
         #expect(again.requests(to: Self.dev).isEmpty && again.requests(to: Self.py4e).count == 1)
         #expect(next.notes.isEmpty)
         let record = try #require(ServiceMemory.all(in: ResponseCache(directory: folder)).first)
-        #expect(record.list == ["https://swapi.dev/api/", "https://swapi.py4e.com/api/"] && record.remembered.service == "https://swapi.py4e.com/api/")
+        #expect(
+            record.list == ["https://swapi.dev/api/", "https://swapi.py4e.com/api/"]
+                && record.remembered.service == "https://swapi.py4e.com/api/")
         #expect(ResponseCache(directory: folder).summary().entries == 2, "a record is no entry")
     }
 
@@ -169,21 +191,33 @@ struct ServiceListTests {
         let services = try Services(failing: [Self.py4e: .failure(.unknownHost)])
         _ = try await client(services, telling: later).page(2)
         #expect(later.notes == ["swapi.py4e.com did not answer (swapi.py4e.com broke); answered by swapi.dev"])
-        #expect(ServiceMemory.all(in: ResponseCache(directory: folder)).first?.remembered.service == "https://swapi.dev/api/")
+        #expect(
+            ServiceMemory.all(in: ResponseCache(directory: folder)).first?.remembered.service
+                == "https://swapi.dev/api/")
     }
 
     @Test func withNoFallbackOneErrorNamesEachServiceAndWhy() async throws {
         let services = try Services(failing: [
-            Self.dev: .failure(.insecureConnection), Self.py4e: .failure(.unknownHost), "swapi.info": .failure(.unknownHost),
+            Self.dev: .failure(.insecureConnection), Self.py4e: .failure(.unknownHost),
+            "swapi.info": .failure(.unknownHost),
         ])
-        let error = await speciesError { _ = try await client(services, roots: [Self.dev, Self.py4e, "swapi.info"], fallback: false).page() }
+        let error = await speciesError {
+            _ = try await client(services, roots: [Self.dev, Self.py4e, "swapi.info"], fallback: false).page()
+        }
         #expect(
             error?.description
-                == "swapi.dev did not answer (swapi.dev broke); swapi.py4e.com did not answer (swapi.py4e.com broke); swapi.info did not answer (swapi.info broke)")
+                == "swapi.dev did not answer (swapi.dev broke); swapi.py4e.com did not answer (swapi.py4e.com broke); swapi.info did not answer (swapi.info broke)"
+        )
         let grouped = SpeciesError.describe([
             ServiceFailure(service: "a", error: .httpStatus(503, url: URL(string: "http://a/")!)),
-            ServiceFailure(service: "b", error: .unreachable(TransportError(.unknownHost, url: URL(string: "http://b/")!, detail: "unknown host"))),
-            ServiceFailure(service: "c", error: .unreachable(TransportError(.unknownHost, url: URL(string: "http://c/")!, detail: "unknown host"))),
+            ServiceFailure(
+                service: "b",
+                error: .unreachable(
+                    TransportError(.unknownHost, url: URL(string: "http://b/")!, detail: "unknown host"))),
+            ServiceFailure(
+                service: "c",
+                error: .unreachable(
+                    TransportError(.unknownHost, url: URL(string: "http://c/")!, detail: "unknown host"))),
         ])
         #expect(grouped == "a did not answer (HTTP 503 Service Unavailable); b and c did not answer (unknown host)")
     }
@@ -197,13 +231,16 @@ struct ServiceListTests {
         #expect(later.notes.count == 1)
         #expect(
             later.notes.first?.hasPrefix(
-                "swapi.dev did not answer (swapi.dev broke); swapi.py4e.com did not answer (swapi.py4e.com broke): answering from the cache of swapi.py4e.com, as fetched ")
+                "swapi.dev did not answer (swapi.dev broke); swapi.py4e.com did not answer (swapi.py4e.com broke): answering from the cache of swapi.py4e.com, as fetched "
+            )
                 == true)
     }
 
     @Test func thenSWAPIsOwnDataUnderTheFirstPublicService() async throws {
         let portal = StubTransport.Reply.response(HTTPResponse(status: 200, body: Data("<html>".utf8)))
-        let down = try Services(failing: ["127.0.0.1": portal, Self.dev: .failure(.unknownHost), Self.py4e: .failure(.unknownHost)])
+        let down = try Services(failing: [
+            "127.0.0.1": portal, Self.dev: .failure(.unknownHost), Self.py4e: .failure(.unknownHost),
+        ])
         let page = try await client(down, roots: ["127.0.0.1", Self.py4e, Self.dev], cached: false).page(1)
         #expect(page.species.first?.url == "https://swapi.py4e.com/api/species/1/")
         #expect(
@@ -214,16 +251,23 @@ struct ServiceListTests {
     }
 
     @Test func aListOfOtherHostsWithNoCacheFails() async throws {
-        let down = try Services(failing: ["127.0.0.1": .failure(.connectionRefused), "127.0.0.2": .failure(.connectionRefused)])
+        let down = try Services(failing: [
+            "127.0.0.1": .failure(.connectionRefused), "127.0.0.2": .failure(.connectionRefused),
+        ])
         let error = await speciesError { _ = try await client(down, roots: ["127.0.0.1", "127.0.0.2"]).page() }
-        #expect(error?.description == "127.0.0.1 did not answer (127.0.0.1 broke); 127.0.0.2 did not answer (127.0.0.2 broke); the cache holds no answer from any of them")
+        #expect(
+            error?.description
+                == "127.0.0.1 did not answer (127.0.0.1 broke); 127.0.0.2 did not answer (127.0.0.2 broke); the cache holds no answer from any of them"
+        )
     }
 
     @Test func offlineTheCacheOfEachThenTheBuiltInData() async throws {
         _ = try await client(try Services(failing: [Self.dev: .failure(.insecureConnection)])).page(1)
         let offline = try Services()
         let cached = try await client(offline, offline: true).page(1)
-        #expect(cached.species.first?.url == "https://swapi.py4e.com/api/species/1/" && offline.requests(to: Self.dev).isEmpty)
+        #expect(
+            cached.species.first?.url == "https://swapi.py4e.com/api/species/1/"
+                && offline.requests(to: Self.dev).isEmpty)
         let builtIn = try await client(offline, offline: true).page(2)
         #expect(builtIn.species.first?.url == "https://swapi.py4e.com/api/species/11/")
         #expect(offline.requests(to: Self.dev).isEmpty && offline.requests(to: Self.py4e).isEmpty)
@@ -231,7 +275,8 @@ struct ServiceListTests {
 
     @Test func aSpeciesURLOfOneServiceIsTheSameIdOnAnother() async throws {
         let services = try Services(failing: [Self.dev: .failure(.insecureConnection)])
-        let query = try SpeciesQuery("https://swapi.dev/api/species/3/", roots: [.swapi, APIRoot("https://swapi.py4e.com/api/")!])
+        let query = try SpeciesQuery(
+            "https://swapi.dev/api/species/3/", roots: [.swapi, APIRoot("https://swapi.py4e.com/api/")!])
         let wookie = try await client(services).species(query)
         #expect(wookie.name == "Wookie" && wookie.url == "https://swapi.py4e.com/api/species/3/")
         #expect(services.requests(to: Self.py4e).map(\.absoluteString) == ["https://swapi.py4e.com/api/species/3/"])
@@ -244,7 +289,12 @@ struct ServiceListTests {
             try await Pause.seconds(60)
             throw TransportError(.other, url: request.url, detail: "unreachable")
         }
-        let error = await speciesError { _ = try await client(deaf, fallback: false, cached: false, timeout: 0.2).page() }
-        #expect(error?.description == "https://swapi.dev/api/species/ timed out: no complete answer before the 0.2 s for the list of services ran out")
+        let error = await speciesError {
+            _ = try await client(deaf, fallback: false, cached: false, timeout: 0.2).page()
+        }
+        #expect(
+            error?.description
+                == "https://swapi.dev/api/species/ timed out: no complete answer before the 0.2 s for the list of services ran out"
+        )
     }
 }

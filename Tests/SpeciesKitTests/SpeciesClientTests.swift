@@ -34,8 +34,10 @@ struct SpeciesClientTests {
     }
 
     @Test func resolvesARelativeNextLink() async throws {
-        let first = #"{"count":2,"next":"?page=2","previous":null,"results":[{"name":"A","url":"https://swapi.dev/api/species/1/"}]}"#
-        let second = #"{"count":2,"next":null,"previous":"?page=1","results":[{"name":"B","url":"https://swapi.dev/api/species/2/"}]}"#
+        let first =
+            #"{"count":2,"next":"?page=2","previous":null,"results":[{"name":"A","url":"https://swapi.dev/api/species/1/"}]}"#
+        let second =
+            #"{"count":2,"next":null,"previous":"?page=1","results":[{"name":"B","url":"https://swapi.dev/api/species/2/"}]}"#
         let transport = StubTransport([
             "https://swapi.dev/api/species/": .json(Data(first.utf8)),
             "https://swapi.dev/api/species/?page=2": .json(Data(second.utf8)),
@@ -48,7 +50,9 @@ struct SpeciesClientTests {
         let url = try #require(URL(string: "https://swapi.dev/api/species/99/"))
         let notFound = await speciesError { _ = try await client(try StubTransport.recordedSWAPI()).species(.id(99)) }
         #expect(notFound == .notFound(what: "species 99", url: url))
-        #expect(notFound?.description == "species 99 does not exist (https://swapi.dev/api/species/99/ answered 404 Not Found)")
+        #expect(
+            notFound?.description
+                == "species 99 does not exist (https://swapi.dev/api/species/99/ answered 404 Not Found)")
         let transport = StubTransport([url.absoluteString: .json(Data("{}".utf8), status: 500)])
         let serverError = await speciesError { _ = try await client(transport).species(.id(99)) }
         #expect(serverError == .httpStatus(500, url: url))
@@ -58,7 +62,10 @@ struct SpeciesClientTests {
     @Test(
         "a body that is not SWAPI JSON names the URL and the problem",
         arguments: [
-            ("bad/html-error.html", "the body is not JSON (it begins '<!DOCTYPE html> <html lang=\"en\"> <head><title>502 Bad Gatewa…')"),
+            (
+                "bad/html-error.html",
+                "the body is not JSON (it begins '<!DOCTYPE html> <html lang=\"en\"> <head><title>502 Bad Gatewa…')"
+            ),
             ("bad/truncated-page.json", "the body is not valid JSON (it may be cut short)"),
             ("bad/results-not-array.json", "'results' is not an array"),
         ])
@@ -71,7 +78,9 @@ struct SpeciesClientTests {
 
     @Test func anEmptyBodyIsInvalid() async {
         let url = root.speciesURL()
-        let error = await speciesError { _ = try await client(StubTransport([url.absoluteString: .json(Data())])).page() }
+        let error = await speciesError {
+            _ = try await client(StubTransport([url.absoluteString: .json(Data())])).page()
+        }
         #expect(error == .invalidResponse(url: url, problem: "the body is empty"))
     }
 
@@ -87,7 +96,8 @@ struct SpeciesClientTests {
         let error = await speciesError {
             _ = try await client(StubTransport([url.absoluteString: .failure(.connectionRefused)])).page()
         }
-        #expect(error == .unreachable(TransportError(.connectionRefused, url: url, detail: "stubbed connectionRefused")))
+        #expect(
+            error == .unreachable(TransportError(.connectionRefused, url: url, detail: "stubbed connectionRefused")))
     }
 
     @Test func wrongTypedFieldsAreWarnedAboutByNameAndField() async throws {
@@ -96,8 +106,12 @@ struct SpeciesClientTests {
         let page = try await client(transport).page()
         #expect(page.species.count == 2)
         #expect(diagnostics.warnings.count == 10)
-        #expect(diagnostics.warnings.first == "species 'Wookie': field 'classification' has the wrong JSON type; treated as absent")
-        #expect(diagnostics.warnings.contains("species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent"))
+        #expect(
+            diagnostics.warnings.first
+                == "species 'Wookie': field 'classification' has the wrong JSON type; treated as absent")
+        #expect(
+            diagnostics.warnings.contains(
+                "species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent"))
     }
 
     @Test func aBadElementIsSkippedWithAWarning() async throws {
@@ -120,7 +134,9 @@ struct SpeciesClientTests {
 struct ConcurrentPagesTests {
     let diagnostics = RecordingDiagnostics()
 
-    private func names(_ transport: any HTTPTransport, serial: Bool = false, search: String? = nil) async throws -> [String] {
+    private func names(_ transport: any HTTPTransport, serial: Bool = false, search: String? = nil) async throws
+        -> [String]
+    {
         let client = SpeciesClient.stubbed(transport, diagnostics: diagnostics) { $0.serial = serial }
         return try await client.allSpecies(search: search).compactMap(\.name)
     }
@@ -168,7 +184,10 @@ struct ConcurrentPagesTests {
     @Test func linksOfAnotherFormAreFollowedOneByOne() async throws {
         let api = SyntheticAPI(
             species: 30,
-            nextLinks: [1: "https://swapi.dev/api/species/?page=2&cursor=b", 2: "https://swapi.dev/api/species/?page=3&cursor=c"])
+            nextLinks: [
+                1: "https://swapi.dev/api/species/?page=2&cursor=b",
+                2: "https://swapi.dev/api/species/?page=3&cursor=c",
+            ])
         #expect(try await names(api) == Self.expected(30))
         #expect(api.requests.last == "https://swapi.dev/api/species/?page=3&cursor=c")
     }
@@ -197,10 +216,14 @@ struct ConcurrentPagesTests {
     /// The pages before it are dropped with it: a listing is whole or none.
     @Test func aFailingPageFailsTheWholeListing() async throws {
         let api = SyntheticAPI(species: 60, failing: [3])
-        let error = await speciesError { _ = try await SpeciesClient.stubbed(api, diagnostics: diagnostics).allSpecies() }
+        let error = await speciesError {
+            _ = try await SpeciesClient.stubbed(api, diagnostics: diagnostics).allSpecies()
+        }
         #expect(error == .httpStatus(500, url: URL(string: "https://swapi.dev/api/species/?page=3")!))
-        #expect(diagnostics.traces.contains(
-            "dropping what swapi.dev sent: https://swapi.dev/api/species/ (10 species), https://swapi.dev/api/species/?page=2 (10 species)"))
+        #expect(
+            diagnostics.traces.contains(
+                "dropping what swapi.dev sent: https://swapi.dev/api/species/ (10 species), https://swapi.dev/api/species/?page=2 (10 species)"
+            ))
     }
 
     @Test func aCountOfIntMaxNeitherOverflowsNorPlansTooFar() async throws {
@@ -216,14 +239,21 @@ struct ConcurrentPagesTests {
         arguments: [
             ("https://swapi.dev/api/species/?page=3", "https://swapi.dev/api/species/?page=2", 3),
             ("https://swapi.dev/api/species/", "https://swapi.dev/api/species/?page=2", 1),
-            ("https://swapi.dev/api/species/?search=dor+kel&page=2", "https://swapi.dev/api/species/?search=dor%20kel&page=2", 2),
+            (
+                "https://swapi.dev/api/species/?search=dor+kel&page=2",
+                "https://swapi.dev/api/species/?search=dor%20kel&page=2", 2
+            ),
             ("https://swapi.dev/api/species/?page=3&cursor=x", "https://swapi.dev/api/species/?page=2", nil),
             ("https://swapi.dev/api/planets/?page=3", "https://swapi.dev/api/species/?page=2", nil),
-            ("https://www.swapi.tech/api/species?page=2&limit=10", "https://www.swapi.tech/api/species?page=1&limit=10&expanded=true", 2),
+            (
+                "https://www.swapi.tech/api/species?page=2&limit=10",
+                "https://www.swapi.tech/api/species?page=1&limit=10&expanded=true", 2
+            ),
             ("https://swapi.dev/api/species/?page=0", "https://swapi.dev/api/species/?page=2", nil),
             ("https://swapi.dev/api/species/?page=99999999999999999999", "https://swapi.dev/api/species/?page=2", nil),
         ] as [(String, String, Int?)])
     func listingLinks(link: String, pattern: String, page: Int?) throws {
-        #expect(ListingLink.page(of: try #require(URL(string: link)), inFormOf: try #require(URL(string: pattern))) == page)
+        #expect(
+            ListingLink.page(of: try #require(URL(string: link)), inFormOf: try #require(URL(string: pattern))) == page)
     }
 }

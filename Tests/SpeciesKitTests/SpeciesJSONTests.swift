@@ -47,7 +47,8 @@ struct SpeciesJSONTests {
         #expect(wookie["skin_colors"] as? [String] == ["gray"])
         #expect(wookie["hair_colors"] as? [String] == ["black", "brown"])
         #expect(wookie["average_lifespan"] as? String == "400")
-        #expect(wookie["people"] as? [String] == ["https://swapi.dev/api/people/13/", "https://swapi.dev/api/people/80/"])
+        #expect(
+            wookie["people"] as? [String] == ["https://swapi.dev/api/people/13/", "https://swapi.dev/api/people/80/"])
         #expect(wookie["created"] as? String == "2014-12-10T16:44:31.486000Z")
         #expect(wookie["edited"] as? String == "2014-12-20T21:36:42.142000Z")
         #expect(wookie["url"] as? String == "https://swapi.dev/api/species/3/")
@@ -108,14 +109,20 @@ struct SpeciesJSONTests {
     }
 
     @Test func whatCouldFoolATerminalIsEscapedWhatCannotIsKept() throws {
-        let name = "C1 \u{85}\u{9B} del \u{7F} separators \u{2028}\u{2029} bidi \u{202E}\u{2066} zero-width \u{200B}\u{FEFF} 日本 🚀 ❤️ kept"
+        let name =
+            "C1 \u{85}\u{9B} del \u{7F} separators \u{2028}\u{2029} bidi \u{202E}\u{2066} zero-width \u{200B}\u{FEFF} 日本 🚀 ❤️ kept"
         let text = lines([StarWarsSpecies(name: name)])
-        #expect(text.contains(#"C1 \u0085\u009b del \u007f separators \u2028\u2029 bidi \u202e\u2066 zero-width \u200b\ufeff 日本 🚀 ❤️ kept"#))
+        #expect(
+            text.contains(
+                #"C1 \u0085\u009b del \u007f separators \u2028\u2029 bidi \u202e\u2066 zero-width \u200b\ufeff 日本 🚀 ❤️ kept"#
+            ))
         #expect(try object(text)["name"] as? String == name)
     }
 
     @Test func aLargeListIsHandedOverInPieces() {
-        let species = (1...5000).map { StarWarsSpecies(url: "https://swapi.dev/api/species/\($0)/", name: "Species \($0)") }
+        let species = (1...5000).map {
+            StarWarsSpecies(url: "https://swapi.dev/api/species/\($0)/", name: "Species \($0)")
+        }
         var pieces = 0
         var bytes: [UInt8] = []
         SpeciesJSON.writeLines(species) {

@@ -100,19 +100,23 @@ public enum ChildProcess {
         var pid: pid_t = 0
         let started = Date()
         let code = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
-        guard code == 0 else { throw SpawnError(description: "cannot start \(executable.path): \(String(cString: strerror(code)))") }
+        guard code == 0 else {
+            throw SpawnError(description: "cannot start \(executable.path): \(String(cString: strerror(code)))")
+        }
         let (ended, finish) = AsyncStream<Ending>.makeStream()
         let child = pid
         Thread.detachNewThread {
             var status: Int32 = 0
             var usage = rusage()
             while wait4(child, &status, 0, &usage) < 0 && errno == EINTR {}
-            let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            let cpu =
+                Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
             let signaled = status & 0x7F != 0
-            finish.yield(Ending(
-                status: signaled ? status & 0x7F : (status >> 8) & 0xFF, signaled: signaled, cpu: cpu,
-                seconds: Date().timeIntervalSince(started), peakMemory: usage.ru_maxrss * 1024))
+            finish.yield(
+                Ending(
+                    status: signaled ? status & 0x7F : (status >> 8) & 0xFF, signaled: signaled, cpu: cpu,
+                    seconds: Date().timeIntervalSince(started), peakMemory: usage.ru_maxrss * 1024))
             finish.finish()
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
@@ -125,7 +129,8 @@ public enum ChildProcess {
         _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 60,
         stdin: String? = nil, stdout: String? = nil
     ) async throws -> ProcessResult {
-        try await start(executable, arguments, environment: environment, timeout: timeout, stdin: stdin, stdout: stdout).result()
+        try await start(executable, arguments, environment: environment, timeout: timeout, stdin: stdin, stdout: stdout)
+            .result()
     }
 }
 
@@ -152,14 +157,17 @@ public enum SpeciesBinary {
         return environment
     }
 
-    public static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ProcessResult {
+    public static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws
+        -> ProcessResult
+    {
         try await ChildProcess.run(url, arguments, environment: environment(extra))
     }
 
     /// Starts species with SIGINT and SIGPIPE at their defaults, whatever
     /// the test runner's are, so that a test can interrupt it as Ctrl-C would.
     public static func startWithDefaultSignals(_ arguments: [String]) throws -> RunningProcess {
-        let reset = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+        let reset =
+            "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
             + "signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
         return try ChildProcess.start(
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", reset, url.path] + arguments,

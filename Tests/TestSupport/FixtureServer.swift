@@ -39,10 +39,14 @@ public final class FixtureServer: Sendable {
         process.standardOutput = output
         try process.run()
         let line = try await readinessLine(from: output.fileHandleForReading, of: process)
-        guard let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "/\n"))) })
+        guard
+            let port = line.split(separator: ":").last.flatMap({
+                Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "/\n")))
+            })
         else {
             process.terminate()
-            throw StartError(description: "the fixture server said '\(line)', not 'listening on http://127.0.0.1:PORT/'")
+            throw StartError(
+                description: "the fixture server said '\(line)', not 'listening on http://127.0.0.1:PORT/'")
         }
         let scheme = line.hasPrefix("listening on https:") ? "https" : "http"
         return FixtureServer(port: port, scheme: scheme, process: process, stdin: input.fileHandleForWriting)
@@ -69,7 +73,8 @@ public final class FixtureServer: Sendable {
                 if line.hasPrefix("listening on ") {
                     continuation.resume(returning: line)
                 } else {
-                    continuation.resume(throwing: StartError(description: "the fixture server did not start: '\(line)'"))
+                    continuation.resume(
+                        throwing: StartError(description: "the fixture server did not start: '\(line)'"))
                 }
             }
         }

@@ -20,13 +20,18 @@ public enum InstalledSpecies {
     public static func install(prefix: URL) async throws -> URL {
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["make", "-s", "-C", Fixtures.packageRoot.path, "install", "PREFIX=\(prefix.path)", "SCRATCH=\(scratch.path)"],
+            [
+                "make", "-s", "-C", Fixtures.packageRoot.path, "install", "PREFIX=\(prefix.path)",
+                "SCRATCH=\(scratch.path)",
+            ],
             environment: SpeciesBinary.environment(), timeout: 600)
         guard result.status == 0 else { throw InstallError(description: "make install failed: \(result)") }
         return prefix.appendingPathComponent("bin/species")
     }
 
-    public static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ProcessResult {
+    public static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws
+        -> ProcessResult
+    {
         try await ChildProcess.run(try await url.value, arguments, environment: SpeciesBinary.environment(extra))
     }
 }

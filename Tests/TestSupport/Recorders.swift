@@ -4,7 +4,8 @@ import Synchronization
 /// Collects warnings, notes, errors, traces and progress (its end as
 /// "(ended)"), for the client and for a command alike.
 public final class RecordingDiagnostics: Diagnostics {
-    private let state = Mutex((warnings: [String](), notes: [String](), errors: [String](), progress: [String](), traces: [String]()))
+    private let state = Mutex(
+        (warnings: [String](), notes: [String](), errors: [String](), progress: [String](), traces: [String]()))
 
     public init() {}
 

@@ -12,17 +12,24 @@ public struct ServerSession: Sendable {
 
     /// `http://127.0.0.1:PORT/<session>/[fault=F/][delay=MS/][gate=N/][dialect=D/]api/`;
     /// `dialect` drf is the server's own.
-    public func root(fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil) async throws -> String {
-        try await server.value.root(session: path(fault: fault, delay: delay, gate: gate), dialect: dialect == "drf" ? nil : dialect)
+    public func root(fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil) async throws
+        -> String
+    {
+        try await server.value.root(
+            session: path(fault: fault, delay: delay, gate: gate), dialect: dialect == "drf" ? nil : dialect)
     }
 
     /// The paths requested under that root so far, in order.
-    public func requests(fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil) async throws -> [String] {
+    public func requests(fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil) async throws
+        -> [String]
+    {
         let dialect = dialect == "drf" ? nil : dialect
-        return try await server.value.requests(session: path(fault: fault, delay: delay, gate: gate) + (dialect.map { "/dialect=\($0)" } ?? ""))
+        return try await server.value.requests(
+            session: path(fault: fault, delay: delay, gate: gate) + (dialect.map { "/dialect=\($0)" } ?? ""))
     }
 
     private func path(fault: String?, delay: Int?, gate: Int?) -> String {
-        name + (fault.map { "/fault=\($0)" } ?? "") + (delay.map { "/delay=\($0)" } ?? "") + (gate.map { "/gate=\($0)" } ?? "")
+        name + (fault.map { "/fault=\($0)" } ?? "") + (delay.map { "/delay=\($0)" } ?? "")
+            + (gate.map { "/gate=\($0)" } ?? "")
     }
 }

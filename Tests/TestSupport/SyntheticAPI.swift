@@ -51,14 +51,19 @@ public final class SyntheticAPI: HTTPTransport {
         try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
         let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         let page = query.first { $0.name == "page" }.flatMap { Int($0.value ?? "") } ?? 1
-        guard (1...pages).contains(page) else { return HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8)) }
+        guard (1...pages).contains(page) else {
+            return HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8))
+        }
         guard !failing.contains(page) else { return HTTPResponse(status: 500, body: Data()) }
         let first = (page - 1) * 10 + 1
-        let results = (first...min(species, first + 9)).map { #"{"name":"Species \#($0)","url":"https://swapi.dev/api/species/\#($0)/"}"# }
+        let results = (first...min(species, first + 9)).map {
+            #"{"name":"Species \#($0)","url":"https://swapi.dev/api/species/\#($0)/"}"#
+        }
         let next = nextLinks[page] ?? (page < pages ? "https://swapi.dev/api/species/?page=\(page + 1)" : nil)
         let previous = previousLinks[page] ?? (page > 1 ? "https://swapi.dev/api/species/?page=\(page - 1)" : nil)
         func json(_ link: String?) -> String { link.map { "\"\($0)\"" } ?? "null" }
-        let body = #"{"count":\#(count),"next":\#(json(next)),"previous":\#(json(previous)),"results":[\#(results.joined(separator: ","))]}"#
+        let body =
+            #"{"count":\#(count),"next":\#(json(next)),"previous":\#(json(previous)),"results":[\#(results.joined(separator: ","))]}"#
         return HTTPResponse(status: 200, body: Data(body.utf8))
     }
 }

@@ -16,5 +16,7 @@ public enum TestCertificates {
 extension FixtureServer {
     /// One HTTPS server for the whole test run, with the certificate the
     /// test CA signed for 127.0.0.1.
-    public static let sharedHTTPS = Task { try await FixtureServer.start(["--tls", TestCertificates.url("server.pem").path]) }
+    public static let sharedHTTPS = Task {
+        try await FixtureServer.start(["--tls", TestCertificates.url("server.pem").path])
+    }
 }

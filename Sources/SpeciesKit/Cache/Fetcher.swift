@@ -62,7 +62,8 @@ struct Fetcher: Sendable {
         if let entry, let cached, mode == .offline || (mode == .normal && isFresh(entry)) {
             cacheAge?.fetched(entry.fetched)
             diagnostics.trace(
-                "GET \(url.redacted): from the cache, no request (fetched \(TimeSpan.describe(now().timeIntervalSince(entry.fetched))) ago)")
+                "GET \(url.redacted): from the cache, no request (fetched \(TimeSpan.describe(now().timeIntervalSince(entry.fetched))) ago)"
+            )
             return cached
         }
         if mode == .offline {
@@ -85,13 +86,15 @@ struct Fetcher: Sendable {
             return cached
         case 200..<300:
             let value = try decode(response.body, url, read)
-            store(.init(
-                url: ResponseCache.key(url), fetched: now(), etag: response.header("ETag"),
-                lastModified: response.header("Last-Modified"), body: response.body))
+            store(
+                .init(
+                    url: ResponseCache.key(url), fetched: now(), etag: response.header("ETag"),
+                    lastModified: response.header("Last-Modified"), body: response.body))
             return value
         case 401, 403:
             // SWAPI asks no one for credentials.
-            throw SpeciesError.notSWAPI(url: url, problem: "it answered HTTP \(response.status) \(HTTPStatusText.reason(response.status))")
+            throw SpeciesError.notSWAPI(
+                url: url, problem: "it answered HTTP \(response.status) \(HTTPStatusText.reason(response.status))")
         default:
             break
         }
@@ -100,7 +103,9 @@ struct Fetcher: Sendable {
 
     /// What `read` makes of `body`, once the body is known to hold no more
     /// values than the limits (`JSONValueCount`).
-    private func decode<Value>(_ body: Data, _ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value) throws(SpeciesError) -> Value {
+    private func decode<Value>(_ body: Data, _ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value)
+        throws(SpeciesError) -> Value
+    {
         if let excess = valueLimits.excess(in: body) {
             throw .tooLarge(url: url, problem: "it holds \(excess)")
         }

@@ -99,7 +99,9 @@ package struct ResponseCache: Sendable {
 
     /// The value remembered as `key`, and when.
     package func record(_ key: String) -> (value: String, written: Date)? {
-        read(key, suffix: Self.recordSuffix, maxBodySize: Self.maxRecordSize).map { (String(decoding: $0.body, as: UTF8.self), $0.fetched) }
+        read(key, suffix: Self.recordSuffix, maxBodySize: Self.maxRecordSize).map {
+            (String(decoding: $0.body, as: UTF8.self), $0.fetched)
+        }
     }
 
     /// Remembers `value` as `key`.
@@ -119,7 +121,9 @@ package struct ResponseCache: Sendable {
     }
 
     private func read(_ key: String, suffix: String, maxBodySize: Int? = nil) -> Entry? {
-        guard let file = EntryFile(path: file(for: key, suffix: suffix).path, maxBodySize: maxBodySize ?? self.maxBodySize),
+        guard
+            let file = EntryFile(
+                path: file(for: key, suffix: suffix).path, maxBodySize: maxBodySize ?? self.maxBodySize),
             let header = file.header,
             header.url == key
         else { return nil }
@@ -132,10 +136,12 @@ package struct ResponseCache: Sendable {
         try makeDirectory()
         removeAbandonedFiles()
         let target = file(for: entry.url, suffix: suffix)
-        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let temporary = directory.appendingPathComponent(
+            ".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(path: directory.path, reason: Self.systemError()) }
-        var reason = FileDescriptor.writeAll(header, to: descriptor) ?? FileDescriptor.writeAll(entry.body, to: descriptor)
+        var reason =
+            FileDescriptor.writeAll(header, to: descriptor) ?? FileDescriptor.writeAll(entry.body, to: descriptor)
         if close(descriptor) != 0, reason == nil { reason = Self.systemError() }
         if reason == nil, rename(temporary.path, target.path) != 0 { reason = Self.systemError() }
         if let reason {
@@ -188,7 +194,9 @@ package struct ResponseCache: Sendable {
     private func removeAbandonedFiles() {
         for file in ownFiles() {
             let parts = file.lastPathComponent.split(separator: ".")
-            guard parts.count == 5, let pid = pid_t(parts[2]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard parts.count == 5, let pid = pid_t(parts[2]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
+                continue
+            }
             unlink(file.path)
         }
     }
@@ -205,7 +213,8 @@ package struct ResponseCache: Sendable {
 
     private static func isOwnName(_ name: String) -> Bool {
         let own = { (text: Substring) in
-            [suffix, recordSuffix].contains { text.count == 16 + $0.count && text.hasSuffix($0) } && text.prefix(16).allSatisfy(\.isHexDigit)
+            [suffix, recordSuffix].contains { text.count == 16 + $0.count && text.hasSuffix($0) }
+                && text.prefix(16).allSatisfy(\.isHexDigit)
         }
         if name.hasPrefix("."), name.hasSuffix(".tmp") {
             let parts = name.dropFirst().split(separator: ".")
@@ -229,7 +238,9 @@ package struct ResponseCache: Sendable {
     static func header(of entry: Entry) -> Data {
         var header = "\(magic)url \(entry.url)\nfetched \(entry.fetched.timeIntervalSince1970)\n"
         if let etag = entry.etag, Self.fitsOnALine(etag) { header += "etag \(etag)\n" }
-        if let lastModified = entry.lastModified, Self.fitsOnALine(lastModified) { header += "last-modified \(lastModified)\n" }
+        if let lastModified = entry.lastModified, Self.fitsOnALine(lastModified) {
+            header += "last-modified \(lastModified)\n"
+        }
         header += "length \(entry.body.count)\n\n"
         return Data(header.utf8)
     }
@@ -254,7 +265,8 @@ package struct ResponseCache: Sendable {
 
         /// The header at the start of `bytes`; nil when it is not one.
         init?(_ bytes: Data) {
-            guard bytes.starts(with: Data(ResponseCache.magic.utf8)), let end = bytes.firstRange(of: Data("\n\n".utf8)) else { return nil }
+            guard bytes.starts(with: Data(ResponseCache.magic.utf8)), let end = bytes.firstRange(of: Data("\n\n".utf8))
+            else { return nil }
             var fields: [String: String] = [:]
             for line in String(decoding: bytes[..<end.lowerBound], as: UTF8.self).split(separator: "\n").dropFirst() {
                 guard let space = line.firstIndex(of: " ") else { return nil }
@@ -263,7 +275,9 @@ package struct ResponseCache: Sendable {
             guard let url = fields["url"], let fetched = fields["fetched"].flatMap(Double.init), fetched.isFinite,
                 let bodySize = fields["length"].flatMap(Int.init), bodySize >= 0
             else { return nil }
-            (self.url, self.fetched, etag, lastModified) = (url, Date(timeIntervalSince1970: fetched), fields["etag"], fields["last-modified"])
+            (self.url, self.fetched, etag, lastModified) = (
+                url, Date(timeIntervalSince1970: fetched), fields["etag"], fields["last-modified"]
+            )
             size = end.upperBound - bytes.startIndex
             self.bodySize = bodySize
         }
@@ -308,7 +322,9 @@ package struct ResponseCache: Sendable {
                 return readBytes(into: base + inHead.count, count: rest) == rest
             }
             guard complete else { return nil }
-            return Entry(url: header.url, fetched: header.fetched, etag: header.etag, lastModified: header.lastModified, body: body)
+            return Entry(
+                url: header.url, fetched: header.fetched, etag: header.etag, lastModified: header.lastModified,
+                body: body)
         }
 
         /// Up to `count` bytes from where the file stands.

@@ -28,7 +28,8 @@ public struct APIRoot: Sendable, Equatable {
     /// name or IPv4 address, a port from 1 to 65535 if any, and no query or
     /// fragment, and adds a missing trailing slash.
     public init?(_ text: String) {
-        guard Self.problem(with: text) == nil, var components = URLComponents(string: text), let scheme = components.scheme?.lowercased()
+        guard Self.problem(with: text) == nil, var components = URLComponents(string: text),
+            let scheme = components.scheme?.lowercased()
         else { return nil }
         components.scheme = scheme
         if !components.path.hasSuffix("/") {
@@ -51,7 +52,8 @@ public struct APIRoot: Sendable, Equatable {
             return "a host name or an IPv4 address (FoundationNetworking cannot request an IPv6 address literal)"
         }
         if !isCanonical(host) {
-            return "a host name or an IPv4 address written as four numbers from 0 to 255 (FoundationNetworking cannot request '\(Excerpt.of(host))')"
+            return
+                "a host name or an IPv4 address written as four numbers from 0 to 255 (FoundationNetworking cannot request '\(Excerpt.of(host))')"
         }
         if let port = components.port, !(1...65535).contains(port) {
             return "a port from 1 to 65535"
@@ -72,9 +74,11 @@ public struct APIRoot: Sendable, Equatable {
         guard let last = labels.last, !last.isEmpty, last.allSatisfy(\.isASCII),
             last.allSatisfy(\.isNumber) || last.lowercased().hasPrefix("0x")
         else { return true }
-        return labels.count == 4 && labels.allSatisfy { label in
-            label.allSatisfy({ $0.isASCII && $0.isNumber }) && (label == "0" || !label.hasPrefix("0")) && (Int(label).map { $0 <= 255 } ?? false)
-        }
+        return labels.count == 4
+            && labels.allSatisfy { label in
+                label.allSatisfy({ $0.isASCII && $0.isNumber }) && (label == "0" || !label.hasPrefix("0"))
+                    && (Int(label).map { $0 <= 255 } ?? false)
+            }
     }
 
     /// Whether `url` is under this root: on its origin (or the secure one

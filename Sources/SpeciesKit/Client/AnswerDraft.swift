@@ -92,7 +92,8 @@ final class AnswerDraft: Diagnostics {
             return held
         }
         let what: [String] =
-            held.pages.map { "\($0.url.redacted) (\($0.species) species)" } + (held.pages.isEmpty ? held.species.map { ["\($0.redacted) (the species)"] } ?? [] : [])
+            held.pages.map { "\($0.url.redacted) (\($0.species) species)" }
+            + (held.pages.isEmpty ? held.species.map { ["\($0.redacted) (the species)"] } ?? [] : [])
         guard !what.isEmpty else { return "" }
         base.trace("dropping what \(service) sent: " + what.joined(separator: ", "))
         held.warnings.forEach { base.trace("dropping the warning with it: \($0)") }

@@ -37,8 +37,13 @@ enum Dialect: String, Sendable, CaseIterable {
     /// every species, for any page.
     func listingURL(_ root: APIRoot, page: Int, search: String?) -> URL {
         switch self {
-        case .drf: root.endpoint("species/", query: (search.map { [("search", $0)] } ?? []) + (page == 1 ? [] : [("page", String(page))]))
-        case .tech: root.endpoint("species", query: [("page", String(page)), ("limit", String(SpeciesPage.size)), ("expanded", "true")])
+        case .drf:
+            root.endpoint(
+                "species/", query: (search.map { [("search", $0)] } ?? []) + (page == 1 ? [] : [("page", String(page))])
+            )
+        case .tech:
+            root.endpoint(
+                "species", query: [("page", String(page)), ("limit", String(SpeciesPage.size)), ("expanded", "true")])
         case .info: root.endpoint("species/", query: [])
         }
     }
@@ -48,7 +53,9 @@ enum Dialect: String, Sendable, CaseIterable {
     /// those the terms are then matched against.
     func techSearchURL(_ root: APIRoot, terms: SearchTerms) -> URL? {
         guard let term = terms.terms.max(by: { $0.count < $1.count }) else { return nil }
-        let escaped = term.unicodeScalars.map { #"\^$.|?*+()[]{}/-"#.unicodeScalars.contains($0) ? "\\\($0)" : String($0) }.joined()
+        let escaped = term.unicodeScalars.map {
+            #"\^$.|?*+()[]{}/-"#.unicodeScalars.contains($0) ? "\\\($0)" : String($0)
+        }.joined()
         // swapi.tech filters by the field the parameter is named after.
         return root.endpoint("species", query: [(SpeciesField.name.key, escaped)])
     }

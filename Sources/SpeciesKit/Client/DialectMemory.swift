@@ -20,7 +20,8 @@ final class DialectMemory: Sendable {
 
     /// Learns the dialect `root` answered in; the first time in this
     /// process, or when it changed, `trace` hears of it.
-    func learn(_ dialect: Dialect, for root: APIRoot, in cache: ResponseCache?, guess: Dialect, trace: (String) -> Void) {
+    func learn(_ dialect: Dialect, for root: APIRoot, in cache: ResponseCache?, guess: Dialect, trace: (String) -> Void)
+    {
         let key = Self.key(root)
         let heard = known.withLock { $0[key] } != nil
         let remembered = known(for: root, in: cache)

@@ -63,7 +63,9 @@ struct JSONValueCount {
                     }
                     if isValue, index - start > 16 {
                         longStrings += 1
-                        if longStrings > maxLongStrings { return "more than \(maxLongStrings) strings longer than 15 bytes" }
+                        if longStrings > maxLongStrings {
+                            return "more than \(maxLongStrings) strings longer than 15 bytes"
+                        }
                     }
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     guard arrays.count < 512 else { return nil }

@@ -16,7 +16,9 @@ enum LinkPolicy {
             let scheme = link.scheme?.lowercased()
         else { throw refuse("is not a URL") }
         guard scheme == "http" || scheme == "https" else { throw refuse("is not an http(s) URL") }
-        if scheme == "http", root.origin.scheme == "https", link.host?.lowercased() == root.origin.host, link.port ?? 80 == 80 {
+        if scheme == "http", root.origin.scheme == "https", link.host?.lowercased() == root.origin.host,
+            link.port ?? 80 == 80
+        {
             link.scheme = "https"
             link.port = nil
         }

@@ -28,7 +28,9 @@ struct ListingBody: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         if let list = try? decoder.unkeyedContainer() {
             dialect = .info
-            (species, issues) = try SpeciesIssue.decodeElements(of: list) { (decoded: StarWarsSpecies.Decoded) in decoded }
+            (species, issues) = try SpeciesIssue.decodeElements(of: list) { (decoded: StarWarsSpecies.Decoded) in
+                decoded
+            }
             count = species.count
             return
         }
@@ -39,7 +41,8 @@ struct ListingBody: Decodable, Sendable {
         guard container.contains(.message) || container.contains(.totalRecords) || container.contains(.result) else {
             dialect = .drf
             count = try? container.decodeIfPresent(Int.self, forKey: .count)
-            (species, issues) = try SpeciesIssue.decodeElements(of: container.nestedUnkeyedContainer(forKey: .results)) {
+            (species, issues) = try SpeciesIssue.decodeElements(of: container.nestedUnkeyedContainer(forKey: .results))
+            {
                 (decoded: StarWarsSpecies.Decoded) in decoded
             }
             return

@@ -78,7 +78,8 @@ struct PageWalk {
             var before: (url: URL, page: ListingBody)?
             for number in 1... {
                 let url = pageURL(number)
-                let page = try await requests.page(number, in: &group).mapError { Self.blame($0, on: before?.url) }.get()
+                let page = try await requests.page(number, in: &group).mapError { Self.blame($0, on: before?.url) }
+                    .get()
                 if let before, !links(page.previous, from: url, to: number - 1) {
                     // The server's chain is not the pattern's: from the page
                     // before, follow `next` itself.
@@ -95,7 +96,8 @@ struct PageWalk {
                     return try await followLinks(after: (url, page), visited: visited, summary, deliver)
                 }
                 guard number < RemoteCatalog.maxPages else {
-                    throw SpeciesError.refused(url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
+                    throw SpeciesError.refused(
+                        url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
                 }
                 requests.want(number + 1)
                 before = (url, page)
@@ -117,7 +119,8 @@ struct PageWalk {
             let url = try LinkPolicy.resolve(next, of: current.url, root: root)
             guard visited.insert(url.absoluteString).inserted else {
                 throw SpeciesError.refused(
-                    url: current.url, problem: "its 'next' link leads back to \(url.redacted), a page already read: a loop")
+                    url: current.url,
+                    problem: "its 'next' link leads back to \(url.redacted), a page already read: a loop")
             }
             guard visited.count <= RemoteCatalog.maxPages else {
                 throw SpeciesError.refused(url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
@@ -163,7 +166,8 @@ struct PageWalk {
     /// link's fault.
     private static func blame(_ error: any Error, on previous: URL?) -> any Error {
         guard let previous, case SpeciesError.httpStatus(404, let url) = error else { return error }
-        return SpeciesError.invalidResponse(url: previous, problem: "its 'next' link \(url.redacted) answered 404 Not Found")
+        return SpeciesError.invalidResponse(
+            url: previous, problem: "its 'next' link \(url.redacted) answered 404 Not Found")
     }
 }
 
@@ -200,9 +204,12 @@ private struct PageRequests {
 
     /// The answer of page `number`, once it is in, with more pages asked
     /// for meanwhile.
-    mutating func page(_ number: Int, in group: inout ThrowingTaskGroup<Arrival, any Error>) async throws -> Result<ListingBody, any Error> {
+    mutating func page(_ number: Int, in group: inout ThrowingTaskGroup<Arrival, any Error>) async throws -> Result<
+        ListingBody, any Error
+    > {
         if let page = arrived.removeValue(forKey: number) { return page }
-        walk.diagnostics.progress("fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
+        walk.diagnostics.progress(
+            "fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
         while true {
             while started < wanted, inFlight < walk.concurrency {
                 started += 1
@@ -246,7 +253,9 @@ enum ListingLink {
     /// A query item with its value decoded, `+` as a space: servers write
     /// `dor+kel` where this client writes `dor%20kel`.
     private static func decoded(_ item: URLQueryItem) -> URLQueryItem {
-        URLQueryItem(name: item.name, value: item.value.map { ($0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? $0) })
+        URLQueryItem(
+            name: item.name,
+            value: item.value.map { ($0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? $0) })
     }
 
     private static func trimmed(_ path: String) -> String {

@@ -95,7 +95,8 @@ extension SpeciesClient {
                 switch fetched.outcome {
                 case .found(let resource):
                     found[fetched.index] = resource
-                    names[fetched.index] = (resource.name ?? resource.title).map(RelatedResources.Name.named) ?? .unnamed
+                    names[fetched.index] =
+                        (resource.name ?? resource.title).map(RelatedResources.Name.named) ?? .unnamed
                 case .missing(let name):
                     names[fetched.index] = name
                 }

@@ -30,7 +30,8 @@ struct RemoteCatalog: SpeciesSource {
     /// The same catalog, answering from the cache alone, whatever its age.
     func cacheOnly(telling age: CacheAge) -> RemoteCatalog {
         RemoteCatalog(
-            root: root, fetcher: fetcher.cacheOnly(telling: age), draft: draft, serial: serial, dialects: dialects, givesWay: false)
+            root: root, fetcher: fetcher.cacheOnly(telling: age), draft: draft, serial: serial, dialects: dialects,
+            givesWay: false)
     }
 
     /// The dialect of the API: as its answers showed, in this process or an
@@ -51,7 +52,9 @@ struct RemoteCatalog: SpeciesSource {
     /// another dialect is an answer that is not SWAPI's. The page that
     /// `opens` a listing is never missing, and the one that opens the
     /// `whole` species list is never empty: SWAPI always has species.
-    func listing(at url: URL, expected: Dialect, first: Bool = true, opens: Bool, whole: Bool = false) async throws -> ListingBody {
+    func listing(at url: URL, expected: Dialect, first: Bool = true, opens: Bool, whole: Bool = false) async throws
+        -> ListingBody
+    {
         let listing: ListingBody
         do {
             listing = try await read(listing: url, expected: expected, first: first, whole: whole)
@@ -79,7 +82,10 @@ struct RemoteCatalog: SpeciesSource {
             }
             if !first, listing.dialect != expected || !listing.expanded {
                 throw .invalidResponse(
-                    url: url, problem: "it answers in \(listing.dialect.service) form, where the first page answered in \(expected.service)")
+                    url: url,
+                    problem:
+                        "it answers in \(listing.dialect.service) form, where the first page answered in \(expected.service)"
+                )
             }
             return listing
         }
@@ -95,15 +101,19 @@ struct RemoteCatalog: SpeciesSource {
                 let url = dialect.listingURL(root, page: number, search: search)
                 let listing: ListingBody
                 do {
-                    listing = try await self.listing(at: url, expected: .drf, opens: number == 1, whole: number == 1 && search == nil)
+                    listing = try await self.listing(
+                        at: url, expected: .drf, opens: number == 1, whole: number == 1 && search == nil)
                 } catch SpeciesError.httpStatus(404, _) where number > 1 {
                     let first = try await self.listing(
-                        at: dialect.listingURL(root, page: 1, search: search), expected: .drf, opens: true, whole: search == nil)
+                        at: dialect.listingURL(root, page: 1, search: search), expected: .drf, opens: true,
+                        whole: search == nil)
                     throw SpeciesError.noSuchPage(number, pages: PageWalk.pageCount(of: first), search: search)
                 }
                 draft.handedOver(page: url, species: listing.species.count)
                 let count = listing.count ?? listing.species.count
-                let pages = listing.next == nil ? number : max(number.saturatingAdd(1), count.dividedRoundingUp(by: max(1, listing.species.count)))
+                let pages =
+                    listing.next == nil
+                    ? number : max(number.saturatingAdd(1), count.dividedRoundingUp(by: max(1, listing.species.count)))
                 return SpeciesPage(number: number, count: count, pageCount: pages, species: listing.species)
             case .tech where terms.terms.isEmpty:
                 let url = dialect.listingURL(root, page: number, search: nil)
@@ -111,7 +121,9 @@ struct RemoteCatalog: SpeciesSource {
                 let pages = max(1, listing.pageCount ?? number)
                 guard number <= pages else { throw SpeciesError.noSuchPage(number, pages: pages, search: search) }
                 draft.handedOver(page: url, species: listing.species.count)
-                return SpeciesPage(number: number, count: listing.count ?? listing.species.count, pageCount: pages, species: listing.species)
+                return SpeciesPage(
+                    number: number, count: listing.count ?? listing.species.count, pageCount: pages,
+                    species: listing.species)
             case .tech, .info:
                 let species = try await everything(in: dialect, matching: terms)
                 return try SpeciesPage(slicing: species, page: number, search: search)
@@ -133,14 +145,18 @@ struct RemoteCatalog: SpeciesSource {
                 plan = (limit.dividedRoundingUp(by: SpeciesPage.size), "as many as hold the \(limit) species wanted")
             }
             diagnostics.trace(
-                serial ? "page plan: one page at a time, each from the last one's next link"
+                serial
+                    ? "page plan: one page at a time, each from the last one's next link"
                     : "page plan: \(plan.pages == 1 ? "page 1" : "pages 1 to \(plan.pages) at once") (\(plan.source)), "
-                        + (limit.map { "then more while fewer than \($0) have come" } ?? "then the rest that page 1 counts"))
+                        + (limit.map { "then more while fewer than \($0) have come" }
+                            ?? "then the rest that page 1 counts"))
             let walk = PageWalk(
                 root: root, diagnostics: diagnostics, pageURL: pageURL, expectedPages: plan.pages,
                 concurrency: serial ? 1 : Self.concurrency, limit: limit,
                 listing: { url in
-                    try await listing(at: url, expected: dialect, first: url == first, opens: url == first, whole: url == first && search == nil)
+                    try await listing(
+                        at: url, expected: dialect, first: url == first, opens: url == first,
+                        whole: url == first && search == nil)
                 })
             var species: [StarWarsSpecies] = []
             let summary = try await walk.run { url, page in
@@ -148,12 +164,15 @@ struct RemoteCatalog: SpeciesSource {
                 species += page
             }
             if summary.repeated > 0 {
-                let missing = summary.missing == 0 ? "none is missing" : "\(summary.missing) of the \(summary.counted ?? 0) counted are missing"
+                let missing =
+                    summary.missing == 0
+                    ? "none is missing" : "\(summary.missing) of the \(summary.counted ?? 0) counted are missing"
                 diagnostics.warning(
                     "the pages of \(first.redacted) changed while they were read: \(summary.repeated) species came twice, and are printed once; "
                         + missing)
             } else if let counted = summary.counted, counted != summary.received, !summary.reached(limit) {
-                diagnostics.warning("the API counted \(counted) species but sent \(summary.received), from \(first.redacted)")
+                diagnostics.warning(
+                    "the API counted \(counted) species but sent \(summary.received), from \(first.redacted)")
             }
             return species
         }
@@ -187,7 +206,9 @@ struct RemoteCatalog: SpeciesSource {
                 guard !tried.contains(mismatch.dialect) else {
                     throw SpeciesError.invalidResponse(
                         url: mismatch.url,
-                        problem: "it answers in \(mismatch.dialect.service) form, where an answer before was in \(dialect.service)")
+                        problem:
+                            "it answers in \(mismatch.dialect.service) form, where an answer before was in \(dialect.service)"
+                    )
                 }
                 dialect = mismatch.dialect
             }
@@ -197,9 +218,12 @@ struct RemoteCatalog: SpeciesSource {
     /// Every species of swapi.info's one answer, or of swapi.tech's search,
     /// whose name matches `terms`, in id order.
     private func everything(in dialect: Dialect, matching terms: SearchTerms) async throws -> [StarWarsSpecies] {
-        let url = dialect == .tech ? dialect.techSearchURL(root, terms: terms) : dialect.listingURL(root, page: 1, search: nil)
+        let url =
+            dialect == .tech
+            ? dialect.techSearchURL(root, terms: terms) : dialect.listingURL(root, page: 1, search: nil)
         guard let url else { return [] }
-        let species = try await listing(at: url, expected: dialect, opens: true, whole: dialect == .info).species.filter { terms.matches($0.name) }
+        let species = try await listing(at: url, expected: dialect, opens: true, whole: dialect == .info).species.filter
+        { terms.matches($0.name) }
         draft.handedOver(page: url, species: species.count)
         return species
     }
@@ -211,7 +235,9 @@ struct RemoteCatalog: SpeciesSource {
     /// The species at `url`; at another service's URL, the species of the
     /// same id here.
     func species(at url: URL) async throws -> StarWarsSpecies {
-        if !root.contains(url), let id = ResourceReference(url.absoluteString).flatMap({ $0.kind == .species ? $0.id : nil }) {
+        if !root.contains(url),
+            let id = ResourceReference(url.absoluteString).flatMap({ $0.kind == .species ? $0.id : nil })
+        {
             return try await species(id: id)
         }
         return try await species(at: url, what: "the species at \(url.redacted)")
@@ -220,7 +246,8 @@ struct RemoteCatalog: SpeciesSource {
     private func species(at url: URL, what: String) async throws -> StarWarsSpecies {
         let decoded = try await answeringNotFound(what) {
             try await fetcher.get(url) { body, url throws(SpeciesError) in
-                let decoded = try ResponseBody.decode(DetailBody<StarWarsSpecies.Decoded>.self, from: body, url: url).value
+                let decoded = try ResponseBody.decode(DetailBody<StarWarsSpecies.Decoded>.self, from: body, url: url)
+                    .value
                 guard decoded.species.name != nil || decoded.species.url != nil else {
                     throw .invalidResponse(url: url, problem: "it has neither 'name' nor 'url': it is not a species")
                 }
@@ -251,7 +278,8 @@ struct RemoteCatalog: SpeciesSource {
             return try await body()
         } catch SpeciesError.httpStatus(404, let url) {
             _ = try await inDialect { dialect in
-                try await listing(at: dialect.listingURL(root, page: 1, search: nil), expected: dialect, opens: true, whole: true)
+                try await listing(
+                    at: dialect.listingURL(root, page: 1, search: nil), expected: dialect, opens: true, whole: true)
             }
             throw SpeciesError.notFound(what: what, url: url)
         }

@@ -13,7 +13,8 @@ enum ResponseBody {
         do {
             return try JSONDecoder().decode(Value.self, from: body)
         } catch let error as SpeciesIssue.TooManyElements {
-            throw .refused(url: url, problem: "it lists \(error.count) species; more than \(SpeciesIssue.maxElements) are refused")
+            throw .refused(
+                url: url, problem: "it lists \(error.count) species; more than \(SpeciesIssue.maxElements) are refused")
         } catch let error as DecodingError {
             throw .invalidResponse(url: url, problem: describe(error))
         } catch {

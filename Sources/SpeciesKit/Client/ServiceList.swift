@@ -38,7 +38,8 @@ final class ServiceList: Sendable {
     private let said = Mutex(false)
 
     init(
-        roots: [APIRoot], memory: ServiceMemory, cache: ResponseCache?, mode: CachePolicy.Mode, fallback: Bool, timeout: Double,
+        roots: [APIRoot], memory: ServiceMemory, cache: ResponseCache?, mode: CachePolicy.Mode, fallback: Bool,
+        timeout: Double,
         diagnostics: any Diagnostics, catalog: @escaping CatalogMaker
     ) {
         self.roots = roots
@@ -64,7 +65,8 @@ final class ServiceList: Sendable {
         for (index, root) in order.enumerated() {
             // The services the budget leaves no time for are not asked.
             guard index == 0 || end > .now else { break }
-            let turn = order.count > 1 ? ServiceTurn(budgetSeconds: timeout, end: end, followed: index < order.count - 1) : nil
+            let turn =
+                order.count > 1 ? ServiceTurn(budgetSeconds: timeout, end: end, followed: index < order.count - 1) : nil
             let draft = AnswerDraft(diagnostics, cache: cache)
             do {
                 let value = try await body(catalog(root, turn, draft))
@@ -89,7 +91,9 @@ final class ServiceList: Sendable {
         let why = SpeciesError.describe(failures)
         if let (answer, cached) = await fromCache(order, body) {
             let age = TimeSpan.describe(Date().timeIntervalSince(cached.fetched))
-            note("\(why): answering from \(roots.count == 1 ? "the cache" : "the cache of \(name(of: cached.root))"), as fetched \(age) ago")
+            note(
+                "\(why): answering from \(roots.count == 1 ? "the cache" : "the cache of \(name(of: cached.root))"), as fetched \(age) ago"
+            )
             return try answer.get()
         }
         guard let swapi = order.first(where: { Dialect.ofPublicHost($0) != nil }) else {
@@ -123,7 +127,9 @@ final class ServiceList: Sendable {
 
     /// The services in the order they are asked.
     private var order: [APIRoot] {
-        guard let first = answering.withLock({ $0 }) ?? memory.fresh, let index = roots.firstIndex(of: first) else { return roots }
+        guard let first = answering.withLock({ $0 }) ?? memory.fresh, let index = roots.firstIndex(of: first) else {
+            return roots
+        }
         return [first] + roots[..<index] + roots[(index + 1)...]
     }
 
@@ -157,7 +163,11 @@ final class ServiceList: Sendable {
 
     /// Said once for the life of the client, whatever answered or stood in.
     private func note(_ message: String) {
-        guard !said.withLock({ said in defer { said = true }; return said }) else { return }
+        guard
+            !said.withLock({ said in
+                defer { said = true }; return said
+            })
+        else { return }
         diagnostics.note(message)
     }
 }

@@ -57,11 +57,18 @@ public struct SpeciesClient: Sendable {
     ///     when nil. The client follows redirects, and adds the deadline and
     ///     the retries.
     ///   - diagnostics: where warnings, notes, progress and traces go.
-    public init(configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil, diagnostics: (any Diagnostics)? = nil) {
+    public init(
+        configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil,
+        diagnostics: (any Diagnostics)? = nil
+    ) {
         let diagnostics = diagnostics ?? NoDiagnostics()
         let base = RedirectingTransport(
-            transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize, idleTimeout: configuration.timeout + 1))
-        let cache = configuration.cache.directory.map { ResponseCache(directory: $0, maxBodySize: configuration.maxResponseSize) }
+            transport
+                ?? URLSessionTransport(
+                    maxResponseSize: configuration.maxResponseSize, idleTimeout: configuration.timeout + 1))
+        let cache = configuration.cache.directory.map {
+            ResponseCache(directory: $0, maxBodySize: configuration.maxResponseSize)
+        }
         let dialects = DialectMemory()
         var roots: [APIRoot] = []
         for root in configuration.roots where !roots.contains(root) {
@@ -71,20 +78,24 @@ public struct SpeciesClient: Sendable {
         self.configuration = configuration
         self.diagnostics = diagnostics
         services = ServiceList(
-            roots: roots, memory: ServiceMemory(roots: roots, cache: cache, maxAge: configuration.cache.maxAge), cache: cache,
-            mode: configuration.cache.mode, fallback: configuration.fallback, timeout: configuration.timeout, diagnostics: diagnostics
+            roots: roots, memory: ServiceMemory(roots: roots, cache: cache, maxAge: configuration.cache.maxAge),
+            cache: cache,
+            mode: configuration.cache.mode, fallback: configuration.fallback, timeout: configuration.timeout,
+            diagnostics: diagnostics
         ) { root, turn, draft in
             // Only the last service of a walk retries: the others give way.
             let retries = turn?.followed == true ? 0 : configuration.retries
             let network = RetryingTransport(
-                TracingTransport(DeadlineTransport(base, seconds: configuration.timeout, turn: turn), diagnostics: draft),
+                TracingTransport(
+                    DeadlineTransport(base, seconds: configuration.timeout, turn: turn), diagnostics: draft),
                 policy: .init(retries: retries), diagnostics: draft)
             var fetcher = Fetcher(
                 network: network, cache: cache, maxAge: configuration.cache.maxAge, mode: configuration.cache.mode,
                 diagnostics: draft, valueLimits: JSONValueCount(maxSize: configuration.maxResponseSize))
             fetcher.draft = draft
             return RemoteCatalog(
-                root: root, fetcher: fetcher, draft: draft, serial: configuration.serial, dialects: dialects, givesWay: turn?.followed == true)
+                root: root, fetcher: fetcher, draft: draft, serial: configuration.serial, dialects: dialects,
+                givesWay: turn?.followed == true)
         }
     }
 
@@ -111,7 +122,9 @@ public struct SpeciesClient: Sendable {
 
     /// The species `query` designates, and the names behind its links, all
     /// from one source.
-    public func speciesAndRelated(_ query: SpeciesQuery) async throws -> (species: StarWarsSpecies, related: RelatedResources) {
+    public func speciesAndRelated(_ query: SpeciesQuery) async throws -> (
+        species: StarWarsSpecies, related: RelatedResources
+    ) {
         try await services.answer { source in
             let species = try await Self.species(query, in: source)
             return (species, try await related(of: species, in: source))
@@ -135,7 +148,8 @@ public struct SpeciesClient: Sendable {
                 return match
             }
             let everyone = try await source.species(matching: nil, limit: nil)
-            throw SpeciesError.noSuchName(name, suggestions: EditDistance.closest(to: name, among: everyone.compactMap(\.name)))
+            throw SpeciesError.noSuchName(
+                name, suggestions: EditDistance.closest(to: name, among: everyone.compactMap(\.name)))
         }
     }
 }

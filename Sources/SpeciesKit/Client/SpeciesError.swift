@@ -55,7 +55,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// command line names its options there ("(--timeout)").
     public func message(hint: (SpeciesError) -> String? = { _ in nil }) -> String {
         if case .unanswered(let cause, let host) = self {
-            return cause.message(hint: hint) + "; the cache holds no answer from \(host)" + (hint(self).map { " " + $0 } ?? "")
+            return cause.message(hint: hint) + "; the cache holds no answer from \(host)"
+                + (hint(self).map { " " + $0 } ?? "")
         }
         return sentence + (hint(self).map { " " + $0 } ?? "")
     }
@@ -67,13 +68,15 @@ public enum SpeciesError: Error, Sendable, Equatable {
             guard !suggestions.isEmpty else { return base }
             return base + "; did you mean " + Self.alternatives(suggestions.map { "'\($0)'" }) + "?"
         case .ambiguousName(let name, let matches):
-            return "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name"
+            return
+                "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name"
         case .notFound(let what, let url):
             return "\(what) does not exist (\(url.redacted) answered 404 Not Found)"
         case .notInBundledData(let what):
             return "\(what) does not exist in the SWAPI data built into species"
         case .noSuchPage(let number, let pages, let search):
-            return "page \(number)\(search == nil ? "" : " of the species" + Self.matching(search)) does not exist; there \(pages == 1 ? "is 1 page" : "are \(pages) pages")"
+            return
+                "page \(number)\(search == nil ? "" : " of the species" + Self.matching(search)) does not exist; there \(pages == 1 ? "is 1 page" : "are \(pages) pages")"
         case .noResults(let search):
             return "no species matches '\(Excerpt.of(search))'"
         case .unreachable(let error):
@@ -86,14 +89,18 @@ public enum SpeciesError: Error, Sendable, Equatable {
         case .httpStatus(let status, let url):
             switch status {
             case 304: return "\(url.redacted) answered 304 Not Modified to a request that asked for no revalidation"
-            case 300..<400: return "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) without a Location to follow"
+            case 300..<400:
+                return
+                    "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) without a Location to follow"
             default: return "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status))"
             }
         case .rateLimited(let url, let status, let retryAfter):
-            var text = "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter))"
+            var text =
+                "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter))"
             // A date past year 9999 would not read as one.
             if retryAfter < 200 * 365 * 86400 {
-                let until = Timestamp(Date().addingTimeInterval(retryAfter)).text.prefix(16).replacingOccurrences(of: "T", with: " ")
+                let until = Timestamp(Date().addingTimeInterval(retryAfter)).text.prefix(16).replacingOccurrences(
+                    of: "T", with: " ")
                 text += "; try again after \(until) UTC"
             }
             return text
@@ -120,8 +127,10 @@ public enum SpeciesError: Error, Sendable, Equatable {
     static func describe(_ failures: [ServiceFailure]) -> String {
         var groups: [(what: String, services: [String])] = []
         for failure in failures {
-            let what = failure.dropped.isEmpty
-                ? "did not answer (\(failure.error.cause))" : "did not answer in full (\(failure.error.cause), after \(failure.dropped))"
+            let what =
+                failure.dropped.isEmpty
+                ? "did not answer (\(failure.error.cause))"
+                : "did not answer in full (\(failure.error.cause), after \(failure.dropped))"
             if let index = groups.firstIndex(where: { $0.what == what }) {
                 groups[index].services.append(failure.service)
             } else {
@@ -154,7 +163,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
     var cause: String {
         switch self {
         case .unreachable(let error): error.detail
-        case .httpStatus(let status, _), .rateLimited(_, let status, _): "HTTP \(status) \(HTTPStatusText.reason(status))"
+        case .httpStatus(let status, _), .rateLimited(_, let status, _):
+            "HTTP \(status) \(HTTPStatusText.reason(status))"
         case .invalidResponse: "its answer is not SWAPI JSON"
         case .notSWAPI(_, let problem), .redirected(_, let problem): problem
         default: sentence

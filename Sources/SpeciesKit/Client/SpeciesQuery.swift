@@ -22,10 +22,12 @@ public enum SpeciesQuery: Sendable, Equatable {
         }
         let isSpecies = { (url: URL, root: APIRoot) in
             root.contains(url) && url.query == nil && url.fragment == nil
-                && ResourceReference(url.path)?.kind == .species && url.path.dropFirst(root.path.count).split(separator: "/").count == 2
+                && ResourceReference(url.path)?.kind == .species
+                && url.path.dropFirst(root.path.count).split(separator: "/").count == 2
         }
         guard let url = URL(string: text), roots.contains(where: { isSpecies(url, $0) }) else {
-            let expected = (roots.first ?? .swapi).speciesURL(id: 3).redacted.replacingOccurrences(of: "/3/", with: "/<id>/")
+            let expected = (roots.first ?? .swapi).speciesURL(id: 3).redacted.replacingOccurrences(
+                of: "/3/", with: "/<id>/")
             throw .notASpeciesURL(text, expected: expected)
         }
         self = .url(url)

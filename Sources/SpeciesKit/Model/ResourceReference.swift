@@ -18,7 +18,9 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
     /// The link's number and the word before it, for a kind of SWAPI's.
     /// Nil for anything else, such as swapi.tech's `planets/null`.
     init?(_ link: String) {
-        guard let (word, id) = Self.parts(of: link), let word, let kind = Kind(rawValue: word.lowercased()) else { return nil }
+        guard let (word, id) = Self.parts(of: link), let word, let kind = Kind(rawValue: word.lowercased()) else {
+            return nil
+        }
         self.init(kind, id)
     }
 
@@ -43,9 +45,12 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
         let end = utf8[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
         var componentEnd = end
         while componentEnd > start {
-            let componentStart = utf8[start..<componentEnd].lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? start
+            let componentStart =
+                utf8[start..<componentEnd].lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? start
             let component = utf8[componentStart..<componentEnd]
-            let digitsEnd = component.count > 5 && component.suffix(5).elementsEqual(".json".utf8) ? utf8.index(componentEnd, offsetBy: -5) : componentEnd
+            let digitsEnd =
+                component.count > 5 && component.suffix(5).elementsEqual(".json".utf8)
+                ? utf8.index(componentEnd, offsetBy: -5) : componentEnd
             if let number = Self.number(utf8[componentStart..<digitsEnd]) {
                 let wordEnd = componentStart > start ? utf8.index(before: componentStart) : start
                 let wordStart = utf8[start..<wordEnd].lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? start
@@ -72,12 +77,13 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
 
     /// `person 13`, `planet 14`, `film 3`, `species 3`.
     var description: String {
-        let noun = switch kind {
-        case .species: "species"
-        case .planets: "planet"
-        case .people: "person"
-        case .films: "film"
-        }
+        let noun =
+            switch kind {
+            case .species: "species"
+            case .planets: "planet"
+            case .people: "person"
+            case .films: "film"
+            }
         return "\(noun) \(id)"
     }
 

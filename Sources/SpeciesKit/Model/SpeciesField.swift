@@ -47,26 +47,55 @@ public enum SpeciesField: CaseIterable, Sendable {
         case .id: Row(key: "id", name: "id", kind: .id, get: { .number($0.id) }, set: { _, _ in })
         case .name: Row(key: "name", name: "name", kind: .text, get: { .text($0.name) }, set: { $0.name = $1.text })
         case .classification:
-            Row(key: "classification", name: "classification", kind: .text, get: { .text($0.classification) }, set: { $0.classification = $1.text })
+            Row(
+                key: "classification", name: "classification", kind: .text, get: { .text($0.classification) },
+                set: { $0.classification = $1.text })
         case .designation:
-            Row(key: "designation", name: "designation", kind: .text, get: { .text($0.designation) }, set: { $0.designation = $1.text })
+            Row(
+                key: "designation", name: "designation", kind: .text, get: { .text($0.designation) },
+                set: { $0.designation = $1.text })
         case .averageHeight:
-            Row(key: "average_height", name: "height", kind: .number, get: { .number($0.averageHeight) }, set: { $0.averageHeight = $1.number })
+            Row(
+                key: "average_height", name: "height", kind: .number, get: { .number($0.averageHeight) },
+                set: { $0.averageHeight = $1.number })
         case .skinColors:
-            Row(key: "skin_colors", name: "skin_colors", kind: .colors, get: { .list($0.skinColors) }, set: { $0.skinColors = $1.list })
+            Row(
+                key: "skin_colors", name: "skin_colors", kind: .colors, get: { .list($0.skinColors) },
+                set: { $0.skinColors = $1.list })
         case .hairColors:
-            Row(key: "hair_colors", name: "hair_colors", kind: .colors, get: { .list($0.hairColors) }, set: { $0.hairColors = $1.list })
+            Row(
+                key: "hair_colors", name: "hair_colors", kind: .colors, get: { .list($0.hairColors) },
+                set: { $0.hairColors = $1.list })
         case .eyeColors:
-            Row(key: "eye_colors", name: "eye_colors", kind: .colors, get: { .list($0.eyeColors) }, set: { $0.eyeColors = $1.list })
+            Row(
+                key: "eye_colors", name: "eye_colors", kind: .colors, get: { .list($0.eyeColors) },
+                set: { $0.eyeColors = $1.list })
         case .averageLifespan:
-            Row(key: "average_lifespan", name: "lifespan", kind: .text, get: { .text($0.averageLifespan) }, set: { $0.averageLifespan = $1.text })
-        case .homeworld: Row(key: "homeworld", name: "homeworld", kind: .planet, get: { .text($0.homeworld) }, set: { $0.homeworld = $1.text })
-        case .language: Row(key: "language", name: "language", kind: .text, get: { .text($0.language) }, set: { $0.language = $1.text })
-        case .people: Row(key: "people", name: "people", kind: .links, get: { .list($0.people) }, set: { $0.people = $1.list ?? [] })
-        case .films: Row(key: "films", name: "films", kind: .links, get: { .list($0.films) }, set: { $0.films = $1.list ?? [] })
+            Row(
+                key: "average_lifespan", name: "lifespan", kind: .text, get: { .text($0.averageLifespan) },
+                set: { $0.averageLifespan = $1.text })
+        case .homeworld:
+            Row(
+                key: "homeworld", name: "homeworld", kind: .planet, get: { .text($0.homeworld) },
+                set: { $0.homeworld = $1.text })
+        case .language:
+            Row(
+                key: "language", name: "language", kind: .text, get: { .text($0.language) },
+                set: { $0.language = $1.text })
+        case .people:
+            Row(
+                key: "people", name: "people", kind: .links, get: { .list($0.people) },
+                set: { $0.people = $1.list ?? [] })
+        case .films:
+            Row(key: "films", name: "films", kind: .links, get: { .list($0.films) }, set: { $0.films = $1.list ?? [] })
         case .created:
-            Row(key: "created", name: "created", kind: .date, get: { .date($0.createdTimestamp) }, set: { $0.createdTimestamp = $1.date })
-        case .edited: Row(key: "edited", name: "edited", kind: .date, get: { .date($0.editedTimestamp) }, set: { $0.editedTimestamp = $1.date })
+            Row(
+                key: "created", name: "created", kind: .date, get: { .date($0.createdTimestamp) },
+                set: { $0.createdTimestamp = $1.date })
+        case .edited:
+            Row(
+                key: "edited", name: "edited", kind: .date, get: { .date($0.editedTimestamp) },
+                set: { $0.editedTimestamp = $1.date })
         case .url: Row(key: "url", name: "url", kind: .text, get: { .text($0.url) }, set: { $0.url = $1.text })
         }
     }
@@ -77,7 +106,9 @@ public enum SpeciesField: CaseIterable, Sendable {
     public var name: String { row.name }
 
     /// The columns of `species list` when `--fields` is not given.
-    public static let defaults: [SpeciesField] = [.name, .classification, .designation, .averageHeight, .averageLifespan, .language]
+    public static let defaults: [SpeciesField] = [
+        .name, .classification, .designation, .averageHeight, .averageLifespan, .language,
+    ]
 
     /// The field named `name` (its `--fields` name or its JSON key), in any case.
     public init?(named name: String) {

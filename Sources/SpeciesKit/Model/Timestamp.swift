@@ -38,7 +38,10 @@ package struct Timestamp: Hashable, Sendable {
         // Exact arithmetic on the Double's whole seconds and its fraction;
         // the clamp keeps any Date from trapping on the Int64 conversion.
         let interval = date.timeIntervalSince1970
-        let bounded = interval.isNaN ? 0 : min(max(interval, Double(Self.secondsSince1970.lowerBound)), Double(Self.secondsSince1970.upperBound - 1))
+        let bounded =
+            interval.isNaN
+            ? 0
+            : min(max(interval, Double(Self.secondsSince1970.lowerBound)), Double(Self.secondsSince1970.upperBound - 1))
         let whole = bounded.rounded(.down)
         let microseconds = Int64(((bounded - whole) * 1e6).rounded())
         (seconds, self.microseconds) = microseconds == 1_000_000 ? (Int64(whole) + 1, 0) : (Int64(whole), microseconds)
@@ -63,7 +66,9 @@ package struct Timestamp: Hashable, Sendable {
             let digits = bytes[index...].prefix(while: isDigit)
             guard (1...9).contains(digits.count) else { return nil }
             for position in 0..<6 {
-                microseconds = microseconds * 10 + (position < digits.count ? Int64(digits[index + position] - UInt8(ascii: "0")) : 0)
+                microseconds =
+                    microseconds * 10
+                    + (position < digits.count ? Int64(digits[index + position] - UInt8(ascii: "0")) : 0)
             }
             index += digits.count
         }
@@ -78,7 +83,8 @@ package struct Timestamp: Hashable, Sendable {
     private static func offsetSeconds(_ zone: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
         let zone = Array(zone)
         if zone == [UInt8(ascii: "Z")] || zone == [UInt8(ascii: "z")] { return 0 }
-        guard zone.count == 6, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"), zone[3] == UInt8(ascii: ":"),
+        guard zone.count == 6, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"),
+            zone[3] == UInt8(ascii: ":"),
             [1, 2, 4, 5].allSatisfy({ isDigit(zone[$0]) })
         else { return nil }
         let hours = Int(zone[1] - UInt8(ascii: "0")) * 10 + Int(zone[2] - UInt8(ascii: "0"))
@@ -110,7 +116,9 @@ package struct Timestamp: Hashable, Sendable {
                 year >= 1, (1...12).contains(month), day >= 1, day <= Self.days(inMonth: month, of: year),
                 hour <= 23, minute <= 59, second <= 59
             else { return nil }
-            (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+            (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
+                year, month, day, hour, minute, second
+            )
         }
 
         private static func days(inMonth month: Int, of year: Int) -> Int {

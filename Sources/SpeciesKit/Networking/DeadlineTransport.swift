@@ -27,7 +27,8 @@ struct DeadlineTransport: HTTPTransport {
             bounded.minimumPace = turn.pace
             if !turn.hasAnswered, turn.secondsLeft < seconds {
                 seconds = turn.secondsLeft
-                detail = "no complete answer before the \(TimeSpan.exactly(turn.budgetSeconds)) for the list of services ran out"
+                detail =
+                    "no complete answer before the \(TimeSpan.exactly(turn.budgetSeconds)) for the list of services ran out"
             }
         }
         let race = Race<HTTPResponse>()
@@ -52,7 +53,8 @@ struct DeadlineTransport: HTTPTransport {
 /// Tasks that race to resume one continuation: the first to end wins, and
 /// the others are cancelled and not waited for.
 private final class Race<Value: Sendable>: Sendable {
-    private let state = Mutex((continuation: CheckedContinuation<Value, any Error>?.none, tasks: [Task<Void, Never>](), over: false))
+    private let state = Mutex(
+        (continuation: CheckedContinuation<Value, any Error>?.none, tasks: [Task<Void, Never>](), over: false))
 
     func start(_ continuation: CheckedContinuation<Value, any Error>) {
         let cancelled = state.withLock { state in
@@ -76,7 +78,8 @@ private final class Race<Value: Sendable>: Sendable {
     }
 
     private func finish(_ result: Result<Value, any Error>) {
-        let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, [Task<Void, Never>]) in
+        let (continuation, tasks) = state.withLock {
+            state -> (CheckedContinuation<Value, any Error>?, [Task<Void, Never>]) in
             guard !state.over else { return (nil, []) }
             state.over = true
             defer { state.continuation = nil }

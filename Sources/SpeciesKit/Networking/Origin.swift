@@ -21,7 +21,8 @@ struct Origin: Hashable, Sendable, CustomStringConvertible {
     /// origin, or an `http` origin on the default port to its `https` on
     /// the default port (the secure upgrade SWAPI's hosts make). Never down.
     func admits(_ other: Origin) -> Bool {
-        other == self || (scheme == "http" && port == 80 && other.scheme == "https" && other.port == 443 && other.host == host)
+        other == self
+            || (scheme == "http" && port == 80 && other.scheme == "https" && other.port == 443 && other.host == host)
     }
 
     /// `swapi.dev`, `127.0.0.1:8000`: the host, and the port unless it is

@@ -18,7 +18,8 @@ struct TracingTransport: HTTPTransport {
         do {
             let response = try await base.send(request)
             let revalidating = request.headers["If-None-Match"] != nil || request.headers["If-Modified-Since"] != nil
-            let source = response.status == 304 && revalidating ? "revalidated: the cached copy is current" : "from the network"
+            let source =
+                response.status == 304 && revalidating ? "revalidated: the cached copy is current" : "from the network"
             diagnostics.trace(
                 "\(line): \(response.status) \(HTTPStatusText.reason(response.status)), \(response.body.count) bytes, "
                     + "\(Self.milliseconds(since: start)), \(source)")

@@ -138,7 +138,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let urlError = error as? URLError, urlError.code == .unknown, urlError.localizedDescription == Self.curlLengthRefusal {
+        if let urlError = error as? URLError, urlError.code == .unknown,
+            urlError.localizedDescription == Self.curlLengthRefusal
+        {
             exchange.finish(.failure(exchange.tooLarge(limit: maxResponseSize)))
         } else if let error {
             exchange.finish(.failure(TransportError(error, url: exchange.url)))
@@ -197,7 +199,8 @@ private final class Exchange: Sendable {
             // body. At most what a default limit allows, as a server may
             // announce more than it sends.
             if http.expectedContentLength > 0 {
-                state.body.reserveCapacity(Int(min(http.expectedContentLength, Int64(URLSessionTransport.defaultMaxResponseSize))))
+                state.body.reserveCapacity(
+                    Int(min(http.expectedContentLength, Int64(URLSessionTransport.defaultMaxResponseSize))))
             }
         }
     }
@@ -228,7 +231,8 @@ private final class Exchange: Sendable {
     }
 
     func tooLarge(limit: Int) -> TransportError {
-        TransportError(.tooLarge(limit: limit), url: url, detail: "the response is larger than \(ByteCount.describe(limit))")
+        TransportError(
+            .tooLarge(limit: limit), url: url, detail: "the response is larger than \(ByteCount.describe(limit))")
     }
 
     /// Ends the exchange with what arrived. FoundationNetworking does not
@@ -241,7 +245,9 @@ private final class Exchange: Sendable {
         let response = state.withLock { state in
             state.status.map { HTTPResponse(status: $0, headers: state.headers, body: state.body) }
         }
-        finish(response.map { .success($0) } ?? .failure(TransportError(.other, url: url, detail: "the answer was not HTTP")))
+        finish(
+            response.map { .success($0) }
+                ?? .failure(TransportError(.other, url: url, detail: "the answer was not HTTP")))
     }
 
     /// Stops the exchange when it falls below `pace`: when its response
@@ -255,7 +261,9 @@ private final class Exchange: Sendable {
         while true {
             try await Pause.seconds(0.25)
             let now = ContinuousClock.now
-            guard let (begun, bytes) = state.withLock({ $0.finished ? nil : ($0.status != nil, $0.body.count) }) else { return }
+            guard let (begun, bytes) = state.withLock({ $0.finished ? nil : ($0.status != nil, $0.body.count) }) else {
+                return
+            }
             guard begun else {
                 guard start.duration(to: now) >= .seconds(pace.firstByte) else { continue }
                 let detail = "no answer began within \(TimeSpan.exactly(pace.firstByte))"
@@ -264,7 +272,8 @@ private final class Exchange: Sendable {
             samples.append((now, bytes))
             guard let first = samples.first, first.time.duration(to: now) >= .seconds(pace.window) else { continue }
             if Double(bytes - first.bytes) < Double(pace.bytesPerSecond) * pace.window {
-                let detail = "its answer came at less than \(ByteCount.describe(pace.bytesPerSecond))/s for \(TimeSpan.exactly(pace.window))"
+                let detail =
+                    "its answer came at less than \(ByteCount.describe(pace.bytesPerSecond))/s for \(TimeSpan.exactly(pace.window))"
                 return stop(TransportError(.timedOut(seconds: pace.window), url: url, detail: detail))
             }
             samples.removeFirst()

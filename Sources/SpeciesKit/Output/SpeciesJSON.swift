@@ -10,7 +10,9 @@ public enum SpeciesJSON {
 
     /// `--json` for one species: an object, indented as `jq .` would print
     /// it; with `related`, its last key is `related`.
-    public static func object(_ species: StarWarsSpecies, related: RelatedResources? = nil, colored: Bool = false) -> String {
+    public static func object(_ species: StarWarsSpecies, related: RelatedResources? = nil, colored: Bool = false)
+        -> String
+    {
         var json = JSONText(pretty: true, colored: colored)
         write(species, fields: SpeciesField.allCases, to: &json, related: related)
         json.raw("\n")
@@ -20,7 +22,8 @@ public enum SpeciesJSON {
     /// `--json` for a list: one array, indented as `jq .` would print it,
     /// handed to `output` in pieces as it is made.
     public static func writeArray(
-        _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases, colored: Bool = false,
+        _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases,
+        colored: Bool = false,
         to output: ([UInt8]) throws -> Void
     ) rethrows {
         var json = JSONText(pretty: true, colored: colored)
@@ -37,7 +40,8 @@ public enum SpeciesJSON {
     /// `--jsonl`: one compact object and a newline per species, handed to
     /// `output` in pieces as they are made.
     public static func writeLines(
-        _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases, colored: Bool = false,
+        _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases,
+        colored: Bool = false,
         to output: ([UInt8]) throws -> Void
     ) rethrows {
         var json = JSONText(pretty: false, colored: colored)
@@ -49,7 +53,9 @@ public enum SpeciesJSON {
         try json.handOver(to: output)
     }
 
-    private static func write(_ species: StarWarsSpecies, fields: [SpeciesField], to json: inout JSONText, related: RelatedResources? = nil) {
+    private static func write(
+        _ species: StarWarsSpecies, fields: [SpeciesField], to json: inout JSONText, related: RelatedResources? = nil
+    ) {
         json.beginObject()
         for field in fields {
             let row = field.row
@@ -259,8 +265,11 @@ struct JSONText {
                         (UInt32(utf8[index + 1]), 2)
                     case 0xE2...0xEF where index + 2 < utf8.count:
                         // A scalar of three bytes, U+2000 to U+FFFF.
-                        Self.unsafeScalar(UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F))
-                            .map { ($0, 3) }
+                        Self.unsafeScalar(
+                            UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
+                                | UInt32(utf8[index + 2] & 0x3F)
+                        )
+                        .map { ($0, 3) }
                     default: nil
                     }
                 guard let escaped else {

@@ -17,13 +17,16 @@ public enum SpeciesMarkdown {
             }
             return "| " + padded.joined(separator: " | ") + " |\n"
         }
-        let separator = fields.indices.map { String(repeating: "-", count: widths[$0] - 1) + (fields[$0].isNumber ? ":" : "-") }
+        let separator = fields.indices.map {
+            String(repeating: "-", count: widths[$0] - 1) + (fields[$0].isNumber ? ":" : "-")
+        }
         return line(rows[0]) + "| " + separator.joined(separator: " | ") + " |\n" + rows.dropFirst().map(line).joined()
     }
 
     private static func cell(_ value: String) -> String {
         let lines = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "|", with: "\\|")
             .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         return TerminalText.escape(lines.joined(separator: "<br>"))
     }

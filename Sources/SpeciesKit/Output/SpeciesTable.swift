@@ -22,7 +22,9 @@ public enum SpeciesTable {
         var text = layout.line(layout.columns.map(\.field.title)) { _, cell in bold(cell) } + "\n"
         for row in species.indices {
             let values = layout.columns.map { $0.cells[row] }
-            text += layout.line(values.map { $0 ?? missing }) { column, cell in values[column] == nil ? dim(cell) : cell } + "\n"
+            text +=
+                layout.line(values.map { $0 ?? missing }) { column, cell in values[column] == nil ? dim(cell) : cell }
+                + "\n"
         }
         return text
     }
@@ -56,7 +58,8 @@ public enum SpeciesTable {
             let room = width - Self.total(columns) - 2
             if Self.total(columns) > width, !columns[0].field.isNumber {
                 columns[0].width = max(1, width)
-            } else if var cut = leftOut, !cut.field.isNumber, room >= max(usefulWidth, DisplayWidth.of(cut.field.title)) {
+            } else if var cut = leftOut, !cut.field.isNumber, room >= max(usefulWidth, DisplayWidth.of(cut.field.title))
+            {
                 cut.width = room
                 columns.insert(cut, at: columns.firstIndex { $0.place > cut.place } ?? columns.count)
             }
