@@ -9,6 +9,9 @@
 #   make fuzz                      10,000 mutated responses, never a crash
 #   make soak                      2,000 HTTPS runs of the installed build, never a signal
 #   make bench                     timings and memory against a local server (docs/performance.md)
+#   make docs                      SpeciesKit's documentation, a static site in .build/docs/site
+#   make api-check                 SpeciesKit's public API against docs/SpeciesKit.api
+#   make api-baseline              rewrites docs/SpeciesKit.api, with the version
 #   make format                    rewrites Sources and Tests in the style of .swift-format
 #   make lint                      checks that style, as CI does
 #   make man                       rewrites the manual page, Sources/species/species.1
@@ -62,7 +65,7 @@ DOC_DIR = $(DESTDIR)$(PREFIX)/share/doc/species
 INSTALLED = $(BIN_DIR)/species $(MAN_DIR)/species.1 $(BASH_DIR)/species $(ZSH_DIR)/_species $(FISH_DIR)/species.fish \
   $(DOC_DIR)/README.md $(DOC_DIR)/LICENSE $(DOC_DIR)/LICENSE.swapi-data
 
-.PHONY: build test run release install uninstall dist deb reproducible format lint man bundle goldens clean serve fuzz soak bench
+.PHONY: build test run release install uninstall dist deb reproducible docs api-check api-baseline format lint man bundle goldens clean serve fuzz soak bench
 
 build:
 	$(SWIFT) build $(BUILD_INFO)
@@ -151,7 +154,7 @@ dist: release
 # look, the manual page gzipped, the licences as its copyright file, a
 # changelog of one entry for the version, md5sums, and Depends: the packages
 # of the libraries the executable needs (readelf's NEEDED, found by ldd,
-# owned per dpkg -S). lintian accepts it (docs/performance.md says what it
+# owned per dpkg -S). lintian accepts it (docs/releases.md says what it
 # still notes). dpkg-deb dates what it packs by SOURCE_DATE_EPOCH.
 MAINTAINER = species maintainers <maintainers@users.noreply.a-seed-03b71a6a.example>
 DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null || echo $(ARCH))
@@ -201,6 +204,31 @@ reproducible:
 	    echo "$$first"; echo "reproducible: three builds in two folders, the same bytes"; rm -rf "$$one" "$$two"; \
 	  else printf '%s\n\n%s\n\n%s\n' "$$first" "$$second" "$$third"; \
 	    echo "reproducible: the builds differ; they are in $$one and $$two" >&2; exit 1; fi
+
+# SpeciesKit's symbol graph: its public declarations and their comments,
+# from a build of its own (the flags would rebuild .build's).
+DOCS = .build/docs
+symbol-graph:
+	@$(SWIFT) build --quiet --target SpeciesKit --scratch-path "$(DOCS)/build" \
+	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$(abspath $(DOCS))/symbol-graph"
+
+# The DocC catalog (Sources/SpeciesKit/SpeciesKit.docc) with the symbol
+# graph, as a static site; a warning fails it.
+docs: symbol-graph
+	@rm -rf "$(DOCS)/site"
+	docc convert Sources/SpeciesKit/SpeciesKit.docc --additional-symbol-graph-dir "$(DOCS)/symbol-graph" \
+	  --fallback-display-name SpeciesKit --fallback-bundle-identifier species.SpeciesKit \
+	  --transform-for-static-hosting --warnings-as-errors --output-path "$(DOCS)/site"
+	@echo "wrote $(abspath $(DOCS))/site: open documentation/specieskit/index.html through a web server"
+
+# SpeciesKit's public declarations against docs/SpeciesKit.api, the baseline
+# of the version there: one removed or changed fails, unless the baseline
+# and the version move together (api-baseline refuses to write a smaller API
+# under the same version).
+api-check: symbol-graph
+	@python3 Tests/Tools/public_api.py check docs/SpeciesKit.api "$(DOCS)/symbol-graph" $(VERSION)
+api-baseline: symbol-graph
+	@python3 Tests/Tools/public_api.py write docs/SpeciesKit.api "$(DOCS)/symbol-graph" $(VERSION)
 
 # The style of .swift-format (Tests/.swift-format there: its public helpers
 # need no documentation): `format` rewrites, `lint` only checks, as CI does.

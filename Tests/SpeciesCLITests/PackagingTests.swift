@@ -14,42 +14,58 @@ struct PackagingTests {
         return folder
     }
 
-    /// The `swift` blocks of the README, in order.
-    private static func readmeSwiftBlocks() throws -> [String] {
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in try Fixtures.text("../README.md").split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "```swift" {
-                current = []
-            } else if line.hasPrefix("```"), let lines = current {
-                blocks.append(lines.joined(separator: "\n") + "\n")
+    /// The fenced blocks of a Markdown file of the package, in order, each
+    /// with its language (empty for none).
+    private static func blocks(of path: String) throws -> [(language: Substring, text: String)] {
+        var blocks: [(Substring, String)] = []
+        var current: (language: Substring, lines: [Substring])?
+        for line in try Fixtures.text("../" + path).split(separator: "\n", omittingEmptySubsequences: false) {
+            if let block = current, line == "```" {
+                blocks.append((block.language, block.lines.joined(separator: "\n") + "\n"))
                 current = nil
+            } else if current == nil, line.hasPrefix("```") {
+                current = (line.dropFirst(3), [])
             } else {
-                current?.append(line)
+                current?.lines.append(line)
             }
         }
         return blocks
     }
 
+    /// The README's example and DocC's getting-started article, each two
+    /// `swift` blocks (Package.swift lines, then main.swift), built as two
+    /// executables of one package, and run: each prints what it says.
     @Test(.timeLimit(.minutes(10)))
-    func theReadmeExampleBuildsAndRunsInAPackageOfItsOwn() async throws {
-        let blocks = try Self.readmeSwiftBlocks()
-        try #require(blocks.count == 2, "the README shows Package.swift lines, then main.swift")
-        // Beside the package, as the README's "../species" says; SwiftPM names
-        // a path dependency after its folder.
+    func theReadmeAndGettingStartedExamplesBuildAndRunInAPackageOfTheirOwn() async throws {
+        let readme = try Self.blocks(of: "README.md").filter { $0.language == "swift" }.map(\.text)
+        try #require(readme.count == 2, "the README shows Package.swift lines, then main.swift")
+        let article = try Self.blocks(of: "Sources/SpeciesKit/SpeciesKit.docc/GettingStarted.md")
+        let articleSwift = article.filter { $0.language == "swift" }.map(\.text)
+        try #require(articleSwift.count == 2, "the article shows Package.swift lines, then main.swift")
+        // Beside the package, as "../species" says; SwiftPM names a path
+        // dependency after its folder.
         let folder = try Self.scratch("example")
         try FileManager.default.createSymbolicLink(
             at: folder.appendingPathComponent("species"), withDestinationURL: Fixtures.packageRoot)
         let package = folder.appendingPathComponent("Example")
-        let sources = package.appendingPathComponent("Sources/Example")
-        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-        let manifest = blocks[0].split(separator: "\n").filter { !$0.hasPrefix("//") }.joined(separator: "\n")
+        // Each manifest's `targets: [...]` line, in one list.
+        func target(_ manifest: String) throws -> Substring {
+            let line = try #require(manifest.split(separator: "\n").first { $0.hasPrefix("targets: [") })
+            return line.dropFirst("targets: [".count).dropLast()
+        }
+        let dependencies = try #require(readme[0].split(separator: "\n").first { $0.hasPrefix("dependencies:") })
+        let manifest = "\(dependencies)\ntargets: [\(try target(readme[0])), \(try target(articleSwift[0]))]"
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
         try Data(
             "// swift-tools-version: 6.0\nimport PackageDescription\n\nlet package = Package(name: \"Example\", \(manifest))\n"
                 .utf8
         )
         .write(to: package.appendingPathComponent("Package.swift"))
-        try Data(blocks[1].utf8).write(to: sources.appendingPathComponent("main.swift"))
+        for (name, code) in [("Example", readme[1]), ("GettingStarted", articleSwift[1])] {
+            let sources = package.appendingPathComponent("Sources/\(name)")
+            try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+            try Data(code.utf8).write(to: sources.appendingPathComponent("main.swift"))
+        }
 
         let swift = URL(fileURLWithPath: "/usr/bin/env")
         let build = try await ChildProcess.run(
@@ -67,6 +83,13 @@ struct PackagingTests {
         #expect(example.status == 0, "\(example)")
         #expect(
             example.stdout == (try Fixtures.text("golden/show/3.txt")) + "the same 37 species either way\ntrue 100\n")
+
+        let started = try await ChildProcess.run(
+            package.appendingPathComponent(".build/debug/GettingStarted"), [],
+            environment: SpeciesBinary.environment(["SWAPI_BASE_URL": root]))
+        let printed = try #require(article.first { $0.language.isEmpty }, "the article shows what it prints").text
+        #expect(started.status == 0, "\(started)")
+        #expect(started.stdout == printed.replacingOccurrences(of: "<SWAPI_BASE_URL>", with: root), "\(started)")
     }
 
     /// Runs a command found on the PATH, with the tests' environment.
@@ -312,7 +335,7 @@ struct PackagingTests {
     }
 
     /// Debian's own checker finds no error (what it still notes is in
-    /// docs/performance.md).
+    /// docs/releases.md).
     @Test(.enabled(if: isExecutable("lintian"), "lintian is not installed"))
     func lintianFindsNoError() async throws {
         let folder = try await Self.packages.value

@@ -2,6 +2,7 @@ import Foundation
 
 /// How the client uses its cache of responses.
 public struct CachePolicy: Sendable, Equatable {
+    /// When an entry is the answer.
     public enum Mode: Sendable, Equatable {
         /// A fresh entry is the answer; a stale one is revalidated.
         case normal
@@ -11,14 +12,17 @@ public struct CachePolicy: Sendable, Equatable {
         case offline
     }
 
+    /// A day, in seconds: how long an entry answers by default.
     public static let defaultMaxAge = 86_400.0
 
     /// Nil: no cache at all (`--no-cache`).
     public var directory: URL?
     /// Seconds during which an entry is the answer without asking the server.
     public var maxAge: Double
+    /// When an entry is the answer, and when the server is asked.
     public var mode: Mode
 
+    /// A cache in `directory` (none when nil).
     public init(directory: URL?, maxAge: Double = defaultMaxAge, mode: Mode = .normal) {
         self.directory = directory
         self.maxAge = maxAge

@@ -14,6 +14,7 @@ public struct APIRoot: Sendable, Equatable {
         APIRoot(checked: "https://swapi.info/api/"),
     ]
 
+    /// The root, with its final slash: `https://swapi.dev/api/`.
     public let url: URL
     let origin: Origin
     /// The path, with its final slash (`URL.path` drops it).

@@ -2,6 +2,7 @@ import Foundation
 
 /// The planet, people and films a species links to, by name (`show --related`).
 public struct RelatedResources: Sendable, Equatable {
+    /// The name behind a link, or why there is none.
     public enum Name: Sendable, Equatable {
         case named(String)
         /// The resource has neither a name nor a title.
@@ -32,10 +33,12 @@ public struct RelatedResources: Sendable, Equatable {
 
     /// Nil when the species has no homeworld.
     public var homeworld: Name?
+    /// In the order of the species' links.
     public var people: [Name]
     /// In episode order; films without one last.
     public var films: [Name]
 
+    /// The names behind a species' links.
     public init(homeworld: Name?, people: [Name], films: [Name]) {
         self.homeworld = homeworld
         self.people = people

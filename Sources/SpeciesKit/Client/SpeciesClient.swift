@@ -11,8 +11,11 @@ import Synchronization
 /// the cache of `cache`. Every response is checked; what cannot be read is
 /// reported to the diagnostics.
 public struct SpeciesClient: Sendable {
+    /// Which services, and how the client asks them.
     public struct Configuration: Sendable, Equatable {
+        /// Seconds: the default of `timeout`.
         public static let defaultTimeout = 15.0
+        /// The default of `retries`.
         public static let defaultRetries = 3
 
         /// The services, asked in this order; one means that one only, and
@@ -28,11 +31,13 @@ public struct SpeciesClient: Sendable {
         public var maxResponseSize: Int
         /// Follow `next` one page at a time, never fetching pages at once.
         public var serial: Bool
+        /// Where responses are kept, and when they answer.
         public var cache: CachePolicy
         /// When no service can answer, answer from the cache, whatever its
         /// age, and for SWAPI's own hosts from the data built into species.
         public var fallback: Bool
 
+        /// SWAPI's public services, with the defaults of `species`.
         public init(
             roots: [APIRoot] = APIRoot.publicServices, timeout: Double = defaultTimeout, retries: Int = defaultRetries,
             maxResponseSize: Int = URLSessionTransport.defaultMaxResponseSize, serial: Bool = false,
@@ -48,11 +53,15 @@ public struct SpeciesClient: Sendable {
         }
     }
 
+    /// What the client was made with.
     public let configuration: Configuration
     let diagnostics: any Diagnostics
     let services: ServiceList
 
+    /// A client of the services of `configuration`.
+    ///
     /// - Parameters:
+    ///   - configuration: the services, and how to ask them.
     ///   - transport: how requests reach the network; a `URLSessionTransport`
     ///     when nil. The client follows redirects, and adds the deadline and
     ///     the retries.

@@ -202,11 +202,13 @@ public enum SpeciesError: Error, Sendable, Equatable {
 public struct ServiceFailure: Sendable, Equatable {
     /// Its name in messages: `swapi.dev`.
     public var service: String
+    /// Why it did not answer.
     public var error: SpeciesError
     /// What it had sent before it failed, and was dropped: `1 page, which
     /// is dropped`; empty when it sent nothing.
     public var dropped: String
 
+    /// A failure of `service`, having sent what `dropped` says.
     public init(service: String, error: SpeciesError, dropped: String = "") {
         self.service = service
         self.error = error
@@ -215,7 +217,9 @@ public struct ServiceFailure: Sendable, Equatable {
 }
 
 extension SpeciesError: LocalizedError, CustomStringConvertible {
+    /// The sentence of `message()`.
     public var description: String { message() }
+    /// The sentence of `message()`.
     public var errorDescription: String? { message() }
 }
 

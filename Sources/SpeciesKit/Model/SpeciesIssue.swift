@@ -6,6 +6,7 @@ public struct SpeciesIssue: Hashable, Sendable, CustomStringConvertible {
     /// The field left absent; nil when the whole element was skipped.
     public var field: StarWarsSpecies.InvalidField?
 
+    /// `species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent`, for a warning.
     public var description: String {
         guard let field else { return "\(species) is not a species object; skipped" }
         return "species \(species): \(field); treated as absent"

@@ -10,9 +10,12 @@ public struct SpeciesPage: Sendable, Equatable {
     public var number: Int
     /// Species in the whole listing.
     public var count: Int
+    /// Pages in the whole listing.
     public var pageCount: Int
+    /// The species of this page, in API order.
     public var species: [StarWarsSpecies]
 
+    /// A page of `count` species in all, `pageCount` pages.
     public init(number: Int, count: Int, pageCount: Int, species: [StarWarsSpecies]) {
         self.number = number
         self.count = count

@@ -22,9 +22,12 @@ extension StarWarsSpecies: Codable {
     /// A species as decoded, and the fields of its object that could not be
     /// read and were left absent.
     public struct Decoded: Decodable, Sendable {
+        /// The species, with every field that could be read.
         public var species: StarWarsSpecies
+        /// The fields left absent because they could not be read, in the order of `SpeciesField`.
         public var invalidFields: [InvalidField]
 
+        /// Decodes the API's species object, or the `--json` one, leniently.
         public init(from decoder: any Decoder) throws {
             var reader = FieldReader(container: try decoder.container(keyedBy: FieldKey.self))
             var species = StarWarsSpecies()
@@ -38,6 +41,7 @@ extension StarWarsSpecies: Codable {
 
     /// A field that could not be read, and was treated as absent.
     public struct InvalidField: Hashable, Sendable, CustomStringConvertible {
+        /// Why a field could not be read.
         public enum Problem: Hashable, Sendable {
             /// A number where a string belongs, a string where a list does...
             case wrongType
@@ -48,8 +52,10 @@ extension StarWarsSpecies: Codable {
 
         /// The field's JSON key (`SpeciesField.key`).
         public var key: String
+        /// Why it could not be read.
         public var problem: Problem
 
+        /// `field 'average_height' has the wrong JSON type`, for a warning.
         public var description: String {
             switch problem {
             case .wrongType: "field '\(key)' has the wrong JSON type"
@@ -58,6 +64,7 @@ extension StarWarsSpecies: Codable {
         }
     }
 
+    /// Decodes the API's species object (any dialect's), or the `--json` one: a field that cannot be read is absent.
     public init(from decoder: any Decoder) throws {
         self = try Decoded(from: decoder).species
     }

@@ -8,37 +8,50 @@ import Foundation
 /// lenient: a field of the wrong JSON type, or a date that does not exist,
 /// is absent. Decode ``Decoded`` instead to learn which fields those were.
 public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
+    /// The species' own URL, as its service writes it.
     public var url: String?
+    /// `Wookie`.
     public var name: String?
+    /// `mammal`, `reptile`, `artificial`.
     public var classification: String?
+    /// `sentient`, or `reptilian` as SWAPI writes Rodians'.
     public var designation: String?
     /// Centimetres; nil when the API says `n/a` or `unknown`.
     public var averageHeight: Int?
+    /// The comma list of SWAPI, split and trimmed: `n/a` is `["n/a"]`.
     public var skinColors: [String]?
+    /// As `skinColors`.
     public var hairColors: [String]?
+    /// As `skinColors`.
     public var eyeColors: [String]?
     /// A string: it can be `indefinite` or `unknown`.
     public var averageLifespan: String?
     /// The planet's URL; nil for a species without a homeworld.
     public var homeworld: String?
+    /// `Shyriiwook`.
     public var language: String?
+    /// The URLs of the people of the species.
     public var people: [String]
+    /// The URLs of the films the species is in; swapi.tech has none.
     public var films: [String]
     /// To the microsecond as SWAPI wrote them, which a `Date` holds only
     /// until about 2138 (`Timestamp`).
     package var createdTimestamp: Timestamp?
     package var editedTimestamp: Timestamp?
 
+    /// When SWAPI created the record, in UTC: the nearest `Date` of the microsecond kept.
     public var created: Date? {
         get { createdTimestamp?.date }
         set { createdTimestamp = newValue.map(Timestamp.init) }
     }
 
+    /// When SWAPI last edited the record, as `created`.
     public var edited: Date? {
         get { editedTimestamp?.date }
         set { editedTimestamp = newValue.map(Timestamp.init) }
     }
 
+    /// A species with these values; every one may be absent.
     public init(
         url: String? = nil, name: String? = nil, classification: String? = nil,
         designation: String? = nil, averageHeight: Int? = nil, skinColors: [String]? = nil,

@@ -2,12 +2,15 @@ import Foundation
 
 /// A GET request: all this client ever sends.
 public struct HTTPRequest: Sendable, Equatable {
+    /// The URL asked for.
     public var url: URL
+    /// Headers to send, such as `If-None-Match`.
     public var headers: [String: String]
     /// How fast the response must come; nil for no such bound. A service of
     /// a list that others follow gives way when it is slower.
     public var minimumPace: MinimumPace?
 
+    /// A GET of `url`.
     public init(url: URL, headers: [String: String] = [:], minimumPace: MinimumPace? = nil) {
         self.url = url
         self.headers = headers
@@ -23,10 +26,14 @@ public struct MinimumPace: Sendable, Equatable {
     /// What a service of a list that others follow must keep up.
     public static let followed = MinimumPace(firstByte: 3, bytesPerSecond: 1024, window: 3)
 
+    /// Seconds within which the response must begin.
     public var firstByte: Double
+    /// Bytes a second, over `window`, below which the response gives way.
     public var bytesPerSecond: Int
+    /// Seconds over which the pace is measured.
     public var window: Double
 
+    /// A pace to keep, or give way.
     public init(firstByte: Double, bytesPerSecond: Int, window: Double) {
         self.firstByte = firstByte
         self.bytesPerSecond = bytesPerSecond
@@ -34,18 +41,23 @@ public struct MinimumPace: Sendable, Equatable {
     }
 }
 
+/// An HTTP response, whatever its status.
 public struct HTTPResponse: Sendable, Equatable {
+    /// The HTTP status: `200`, `404`.
     public var status: Int
     /// Header names are lowercased.
     public var headers: [String: String]
+    /// The body, decompressed.
     public var body: Data
 
+    /// A response; header names are lowercased.
     public init(status: Int, headers: [String: String] = [:], body: Data) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         self.body = body
     }
 
+    /// The header `name`, in any case.
     public func header(_ name: String) -> String? {
         headers[name.lowercased()]
     }
@@ -61,6 +73,7 @@ public protocol HTTPTransport: Sendable {
 
 /// Why no usable HTTP response arrived.
 public struct TransportError: Error, Sendable, Equatable {
+    /// What went wrong, as far as a caller acts on it.
     public enum Kind: Sendable, Equatable {
         /// Refused, or no route to the host.
         case connectionRefused
@@ -83,11 +96,14 @@ public struct TransportError: Error, Sendable, Equatable {
         case other
     }
 
+    /// What went wrong.
     public var kind: Kind
+    /// The URL of the request.
     public var url: URL
     /// What happened, in words for the user.
     public var detail: String
 
+    /// A failure of the request for `url`.
     public init(_ kind: Kind, url: URL, detail: String) {
         self.kind = kind
         self.url = url

@@ -12,6 +12,7 @@ import Synchronization
 /// `minimumPace` is watched from its start to its end. Cancelling the
 /// calling task ends the request at once.
 public final class URLSessionTransport: HTTPTransport {
+    /// 100 MiB: the default of `maxResponseSize`.
     public static let defaultMaxResponseSize = 100 * 1024 * 1024
 
     private let idleTimeout: Double
@@ -21,11 +22,14 @@ public final class URLSessionTransport: HTTPTransport {
     /// configuring one costs a millisecond or two.
     private let lazySession = Mutex<URLSession?>(nil)
 
+    /// A transport of its own URLSession, made at its first request.
+    ///
     /// - Parameters:
     ///   - maxResponseSize: a larger body is refused, and stops downloading there.
     ///   - idleTimeout: seconds without a byte after which URLSession gives
     ///     up. It counts idle time only, in whole seconds, so a bound on a
     ///     whole request needs a deadline around it, as `SpeciesClient` sets.
+    ///   - userAgent: the `User-Agent` of every request.
     public init(
         maxResponseSize: Int = defaultMaxResponseSize, idleTimeout: Double = 60,
         userAgent: String = "species/\(SpeciesRelease.version)"
@@ -58,6 +62,7 @@ public final class URLSessionTransport: HTTPTransport {
         }
     }
 
+    /// Sends `request` through URLSession; see `HTTPTransport.send(_:)`.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         for (name, value) in request.headers {

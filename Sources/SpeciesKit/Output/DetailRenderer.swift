@@ -18,6 +18,7 @@ public enum DetailRenderer {
             + "People: \(names(related.people))\nFilms: \(names(related.films))\n"
     }
 
+    /// The description alone, without the species' name above it.
     public static func description(of species: StarWarsSpecies) -> String {
         let safe: (String) -> String = TerminalText.escape
         var text = ""

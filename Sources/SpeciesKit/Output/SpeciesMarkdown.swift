@@ -5,6 +5,7 @@
 /// line break is `<br>`; what could fool a terminal is escaped
 /// (`TerminalText`); an absent value is empty.
 public enum SpeciesMarkdown {
+    /// The header row, the separator and a row per species, of `fields`.
     public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
         guard !fields.isEmpty else { return "" }
         let rows = [fields.map(\.name)] + species.map { item in fields.map { cell($0.text(of: item) ?? "") } }

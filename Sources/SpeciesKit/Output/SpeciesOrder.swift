@@ -5,6 +5,7 @@
 public enum SpeciesOrder: String, Sendable, CaseIterable {
     case name, height, lifespan
 
+    /// `species` in this order, or its reverse; absent values last either way.
     public func sorted(_ species: [StarWarsSpecies], reversed: Bool) -> [StarWarsSpecies] {
         let keyed = species.enumerated().map { (position: $0.offset, species: $0.element, key: key(of: $0.element)) }
         return keyed.sorted { first, second in

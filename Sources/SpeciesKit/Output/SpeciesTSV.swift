@@ -3,6 +3,7 @@
 /// carriage return is written `\\`, `\t`, `\n`, `\r`; other control
 /// characters as `TerminalText` shows them; an absent value is empty.
 public enum SpeciesTSV {
+    /// The header row and a line per species, of `fields`.
     public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
         var text = fields.map(\.name).joined(separator: "\t") + "\n"
         for item in species {
