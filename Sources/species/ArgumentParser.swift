@@ -26,12 +26,12 @@ struct ParsedArguments: Equatable {
 /// A small parser in swift-argument-parser's manner: `--name value`,
 /// `--name=value`, flags, `--` before arguments that begin with a dash, and
 /// options anywhere on the line. Every value of a repeated option is kept;
-/// of options declared exclusive, at most one may be given.
+/// of options declared exclusive, at most one may be given. A command takes
+/// its own options and the global ones it names; another is refused, and a
+/// global option it does not take is said not to apply to it.
 struct ArgumentParser {
     let root: CommandDefinition
     let subcommands: [CommandDefinition]
-    /// Options every subcommand accepts besides its own.
-    let globalOptions: [OptionDefinition]
     /// Global options of which at most one may be given.
     let globalExclusive: [[OptionDefinition]]
 
@@ -39,7 +39,7 @@ struct ArgumentParser {
     /// option nor an option's value) and where it stands; the root command
     /// when there is none.
     func subcommand(in arguments: [String]) throws(UsageError) -> (command: CommandDefinition, index: Int?) {
-        let allOptions = root.options + globalOptions + subcommands.flatMap(\.options)
+        let allOptions = root.options + subcommands.flatMap(\.options)
         let takingValues = Set(allOptions.filter(\.takesValue).flatMap(\.names))
         var index = 0
         while index < arguments.count {
@@ -62,7 +62,7 @@ struct ArgumentParser {
 
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         let (command, commandIndex) = try subcommand(in: arguments)
-        let options = command == root ? root.options : command.options + globalOptions
+        let options = command.options + command.globalOptions
         var parsed = ParsedArguments(command: command)
         var index = 0
         var onlyArgumentsRemain = false
@@ -80,6 +80,9 @@ struct ArgumentParser {
             }
             let (name, inlineValue) = Self.splitInlineValue(word)
             guard let option = options.first(where: { $0.names.contains(name) }) else {
+                if let global = root.options.first(where: { $0.names.contains(name) }) {
+                    throw UsageError(message: "'\(global.key)' does not apply to '\(command.path)'", command: command)
+                }
                 let names = options.flatMap(\.names).filter { $0.hasPrefix("--") }
                 throw UsageError(
                     message: "unknown option '\(Excerpt.of(name))'" + Self.suggestion(for: name, among: names),

@@ -16,8 +16,8 @@ struct CacheCommand: Sendable, Equatable {
         self.directory = directory
     }
 
-    /// - Throws: what keeps `clear` from removing an entry.
-    func run(_ output: any OutputSink) throws(ResponseCache.Failure) {
+    /// - Throws: what keeps `clear` from removing an entry (exit 74).
+    func run(_ output: any OutputSink) throws(CommandError) {
         guard let directory else {
             output.write("directory: none (neither XDG_CACHE_HOME nor HOME is set)\n")
             return
@@ -38,7 +38,13 @@ struct CacheCommand: Sendable, Equatable {
             }
             output.write(text)
         case .clear:
-            let removed = try cache.clear()
+            let removed: ResponseCache.Summary
+            do {
+                removed = try cache.clear()
+            } catch {
+                throw CommandError(
+                    "cannot clear the cache: cannot remove \(error.path): \(error.reason)", status: .ioError)
+            }
             let entries = removed.entries == 1 ? "1 entry" : "\(removed.entries) entries"
             output.write("removed \(entries) (\(ByteCount.describe(removed.bytes))) from \(directory.path)\n")
         }

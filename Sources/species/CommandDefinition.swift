@@ -2,7 +2,7 @@
 /// manual page and the completion scripts see it: its names, the
 /// placeholder of its value, the values it accepts, where its value comes
 /// from when it is not given, and what it does. Its typed reading is an
-/// `Option` or a `Flag` (Commands.swift), which hold one of these.
+/// `Option` or a `Flag`, which hold one of these.
 struct OptionDefinition: Sendable, Equatable {
     /// Short name first, then long: `["-h", "--help"]`.
     let names: [String]
@@ -31,10 +31,6 @@ struct OptionDefinition: Sendable, Equatable {
         self.environment = environment
         self.shownDefault = shownDefault
         self.summary = summary
-    }
-
-    static func == (left: OptionDefinition, right: OptionDefinition) -> Bool {
-        left.names == right.names
     }
 
     /// The summary and where the value comes from when the option is not
@@ -94,6 +90,8 @@ struct CommandDefinition: Sendable, Equatable {
     var arguments: [ArgumentDefinition] = []
     /// Its own options, in the order of its usage line and help.
     var options: [OptionDefinition] = []
+    /// The global options it takes; any other is refused.
+    var globalOptions: [OptionDefinition] = []
     /// Options of which at most one may be given, shown together in the
     /// usage line: `[--page <n> | --all-pages]`.
     var exclusive: [[OptionDefinition]] = []
@@ -121,5 +119,14 @@ struct CommandDefinition: Sendable, Equatable {
             groups.append("[" + group.map(\.synopsis).joined(separator: " | ") + "]")
         }
         return groups.joined(separator: " ")
+    }
+}
+
+extension Array where Element: Equatable {
+    /// The elements, each once, in their first order.
+    func uniqued() -> [Element] {
+        reduce(into: []) { kept, element in
+            if !kept.contains(element) { kept.append(element) }
+        }
     }
 }

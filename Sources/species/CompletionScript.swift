@@ -36,7 +36,7 @@ enum CompletionScript {
 
     /// The options a subcommand (or the root, "") accepts.
     private static func options(of command: CommandDefinition) -> [String] {
-        let options = command == Commands.root ? command.options : command.options + Options.global
+        let options = command.options + command.globalOptions
         return options.flatMap(\.names).filter { $0.hasPrefix("--") }.uniqued()
     }
 
@@ -238,7 +238,7 @@ enum CompletionScript {
             # keep fish from ending the list with a space.
             function __species_fields
                 set -l head (string replace -r '[^,]*$' '' -- (commandline -ct))
-                for field in \(values(of: Options.fields.definition)?.joined(separator: " ") ?? "")
+                for field in \(Commands.list.options.first(where: \.takesList).flatMap(values)?.joined(separator: " ") ?? "")
                     printf '%s\\t%s\\n' $head$field field $head$field, field
                 end
             end
@@ -303,14 +303,5 @@ enum CompletionScript {
 
     private static func fishQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
-    }
-}
-
-extension Array where Element: Equatable {
-    /// The elements, each once, in their first order.
-    func uniqued() -> [Element] {
-        reduce(into: []) { kept, element in
-            if !kept.contains(element) { kept.append(element) }
-        }
     }
 }

@@ -26,39 +26,11 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link or redirect off its origin, a loop, a size cap)."
         case .unavailable:
             "No service could be reached, or each timed out, answered with an HTTP error (the last after retries) or was not SWAPI, and nothing could stand in."
-        case .internalError: "A bug in species."
+        case .internalError:
+            "A bug in species, or a build whose workarounds for FoundationNetworking are not engaged (its self-check says which)."
         case .ioError:
             "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."
         case .interrupted: "Interrupted (Ctrl-C)."
-        }
-    }
-
-    static func of(_ error: SpeciesError) -> ExitStatus {
-        switch error {
-        case .noSuchName, .ambiguousName, .notFound, .notInBundledData, .noSuchPage, .noResults: .nothingMatched
-        case .invalidResponse, .refused, .tooLarge, .redirected: .badData
-        case .unreachable, .notCached, .httpStatus, .notSWAPI, .rateLimited, .noServiceAnswered: .unavailable
-        case .notASpeciesURL: .usage
-        case .unanswered(let cause, _): of(cause)
-        }
-    }
-
-    /// What the command line adds to SpeciesKit's sentence: the option
-    /// behind the limit or the answer that could stand in.
-    static func hint(for error: SpeciesError) -> String? {
-        switch error {
-        case .unreachable(let failure):
-            switch failure.kind {
-            case .timedOut: "(--timeout)"
-            // OpenSSL's words for an issuer that no trusted CA vouches for.
-            case .insecureConnection where failure.detail.contains("local issuer certificate"):
-                "(a CA of your own: CURL_CA_BUNDLE or SSL_CERT_FILE, or SSL_CERT_DIR)"
-            default: nil
-            }
-        case .tooLarge: "(--max-response-size)"
-        case .notCached: "(--offline)"
-        case .unanswered: "(--offline answers from the SWAPI data built into species)"
-        default: nil
         }
     }
 
@@ -68,27 +40,67 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     static func run(
         _ command: () async throws -> Void, output: any OutputSink, diagnostics: any CommandDiagnostics
     ) async -> ExitStatus {
-        let status: ExitStatus
+        var failure: (any CommandFailure)?
         do {
             try await command()
-            status = .success
-        } catch let error as SpeciesError {
-            status = of(error)
-            diagnostics.progressEnded()
-            output.flush()
-            diagnostics.error(error.message(hint: hint))
+        } catch let error as any CommandFailure {
+            failure = error
         } catch {
-            status = .internalError
-            diagnostics.progressEnded()
-            output.flush()
-            diagnostics.error("internal error: \(error)")
+            failure = CommandError("internal error: \(error)", status: .internalError)
         }
         diagnostics.progressEnded()
         output.flush()
-        if status == .success, let reason = output.writeError {
+        if let failure {
+            diagnostics.error(failure.errorLine)
+            return failure.status
+        }
+        if let reason = output.writeError {
             diagnostics.error("cannot write the output: \(reason)")
             return .ioError
         }
-        return status
+        return .success
+    }
+}
+
+/// A failure a command reports: its one `error:` line and its exit status.
+protocol CommandFailure: Error {
+    var errorLine: String { get }
+    var status: ExitStatus { get }
+}
+
+/// A failure of the command line's own: the self-check, the cache's
+/// folder, a certificate variable.
+struct CommandError: CommandFailure {
+    let errorLine: String
+    let status: ExitStatus
+
+    init(_ errorLine: String, status: ExitStatus) {
+        self.errorLine = errorLine
+        self.status = status
+    }
+}
+
+extension SpeciesError: CommandFailure {
+    var status: ExitStatus {
+        switch kind {
+        case .nothingMatched: .nothingMatched
+        case .badQuestion: .usage
+        case .badAnswer: .badData
+        case .unavailable: .unavailable
+        }
+    }
+
+    /// SpeciesKit's sentence, and the option or the answer behind it.
+    var errorLine: String {
+        message { error in
+            switch error.setting {
+            case .timeout: "(--timeout)"
+            case .maxResponseSize: "(--max-response-size)"
+            case .offline: "(--offline)"
+            case .certificates: "(a CA of your own: CURL_CA_BUNDLE or SSL_CERT_FILE, or SSL_CERT_DIR)"
+            case .builtInData: "(--offline answers from the SWAPI data built into species)"
+            case nil: nil
+            }
+        }
     }
 }

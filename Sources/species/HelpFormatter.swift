@@ -19,9 +19,7 @@ struct HelpFormatter {
         self.width = min(max(width, Self.widths.lowerBound), Self.widths.upperBound)
     }
 
-    func render(_ command: CommandDefinition, subcommands: [CommandDefinition], globalOptions: [OptionDefinition])
-        -> String
-    {
+    func render(_ command: CommandDefinition, subcommands: [CommandDefinition]) -> String {
         var sections = [
             wrap("OVERVIEW: " + command.abstract, width: width).joined(separator: "\n"),
             usage(command, label: "USAGE:"),
@@ -31,7 +29,7 @@ struct HelpFormatter {
         }
         sections.append("OPTIONS:\n" + rows(command.options.map { ($0.label, $0.help) }))
         if subcommands.isEmpty {
-            let names = globalOptions.map { $0.names.joined(separator: "/") }.joined(separator: ", ")
+            let names = command.globalOptions.map { $0.names.joined(separator: "/") }.joined(separator: ", ")
             let root = command.path.split(separator: " ").first.map(String.init) ?? command.path
             sections.append(
                 "GLOBAL OPTIONS:\n"

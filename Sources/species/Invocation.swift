@@ -14,19 +14,13 @@ enum Invocation: Equatable {
     case selfCheck
 }
 
-/// The global options, after the environment and the defaults.
-struct GlobalSettings: Equatable {
-    var client = SpeciesClient.Configuration()
-    var colorMode = ColorMode.auto
-    var quiet = false
-    var verbose = false
-}
-
 extension Invocation {
     static let parser = ArgumentParser(
-        root: Commands.root, subcommands: Commands.subcommands, globalOptions: Options.global,
-        globalExclusive: Options.globalExclusive)
+        root: Commands.root, subcommands: Commands.subcommands, globalExclusive: GlobalSettings.exclusive)
 
+    /// `--help` and `--version` stand for the whole line, wherever they
+    /// are; otherwise every option the command takes is read, and checked,
+    /// whether or not the command needs its value.
     init(arguments: [String], environment: [String: String]) throws(UsageError) {
         let (command, _) = try Self.parser.subcommand(in: arguments)
         let beforeSeparator = arguments.prefix { $0 != "--" }
@@ -36,28 +30,33 @@ extension Invocation {
             self = .help(Self.helpText(for: command, width: helpWidth))
             return
         }
-        let parsed = try Self.parser.parse(arguments)
-        if parsed.has(Options.version.definition) {
+        if beforeSeparator.contains(where: Options.version.definition.names.contains) {
             self = .version
             return
         }
+        let parsed = try Self.parser.parse(arguments)
+        let settings = try GlobalSettings.options.filter { command.globalOptions.contains($0.definition) }
+            .read(parsed, environment, into: .defaults(environment: environment))
         switch command {
         case Commands.list:
-            self = .list(try Self.listCommand(parsed, environment), try Self.settings(parsed, environment))
+            try Self.expectArguments(parsed, atMost: 0)
+            self = .list(try ListCommand.options.read(parsed, environment, into: ListCommand()), settings)
         case Commands.show:
-            let settings = try Self.settings(parsed, environment)
-            self = .show(try Self.showCommand(parsed, roots: settings.client.roots), settings)
+            let query = try Self.query(parsed, roots: settings.client.roots)
+            self = .show(try ShowCommand.options.read(parsed, environment, into: ShowCommand(query: query)), settings)
         case Commands.cache:
-            self = .cache(
-                CacheCommand(
-                    try Self.choice(of: parsed), directory: ResponseCache.defaultDirectory(environment: environment)))
+            let directory = ResponseCache.defaultDirectory(environment: environment)
+            self = .cache(CacheCommand(try Self.choice(of: parsed), directory: directory))
         case Commands.completions:
             self = .completions(try Self.choice(of: parsed))
         case Commands.completeNames:
-            self = .completeNames(try Self.settings(parsed, environment))
+            try Self.expectArguments(parsed, atMost: 0)
+            self = .completeNames(settings)
         case Commands.manualPage:
+            try Self.expectArguments(parsed, atMost: 0)
             self = .manualPage
         case Commands.selfCheck:
+            try Self.expectArguments(parsed, atMost: 0)
             self = .selfCheck
         case Commands.helpCommand:
             self = .help(try Self.helpText(asked: parsed, width: helpWidth))
@@ -68,9 +67,7 @@ extension Invocation {
 
     static func helpText(for command: CommandDefinition, width: Int = HelpFormatter.standardWidth) -> String {
         HelpFormatter(width: width).render(
-            command,
-            subcommands: command == Commands.root ? Commands.visibleSubcommands : [],
-            globalOptions: Options.global)
+            command, subcommands: command == Commands.root ? Commands.visibleSubcommands : [])
     }
 
     /// `species help [<subcommand>]`.
@@ -87,41 +84,17 @@ extension Invocation {
         return helpText(for: command, width: width)
     }
 
-    private static func listCommand(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError)
-        -> ListCommand
-    {
-        try expectArguments(parsed, atMost: 0)
-        var command = ListCommand()
-        command.page = try parsed.value(of: Options.page, environment: environment)
-        command.allPages = parsed.has(Options.allPages.definition)
-        command.search = try parsed.value(of: Options.search, environment: environment)
-        command.format =
-            parsed.has(Options.json.definition)
-            ? .json
-            : parsed.has(Options.jsonl.definition)
-                ? .jsonl
-                : try parsed.value(of: Options.format, environment: environment)
-        command.order = try parsed.value(of: Options.sort, environment: environment)
-        command.reversed = parsed.has(Options.reverse.definition)
-        command.fields = try parsed.value(of: Options.fields, environment: environment)
-        command.limit = try parsed.value(of: Options.limit, environment: environment)
-        return command
-    }
-
-    private static func showCommand(_ parsed: ParsedArguments, roots: [APIRoot]) throws(UsageError) -> ShowCommand {
+    /// The species `show` asks for: its words, joined.
+    private static func query(_ parsed: ParsedArguments, roots: [APIRoot]) throws(UsageError) -> SpeciesQuery {
         let text = parsed.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else {
             throw UsageError(message: "missing argument '<name | id | url>'", command: parsed.command)
         }
-        let query: SpeciesQuery
         do {
-            query = try SpeciesQuery(text, roots: roots)
+            return try SpeciesQuery(text, roots: roots)
         } catch {
             throw UsageError(message: error.description, command: parsed.command)
         }
-        return ShowCommand(
-            query: query, json: parsed.has(Options.showJSON.definition), related: parsed.has(Options.related.definition)
-        )
     }
 
     /// The one argument of `completions` and `cache`, among its choices.
@@ -142,33 +115,6 @@ extension Invocation {
                 command: parsed.command)
         }
         return choice
-    }
-
-    /// Each global option, else its environment variable, else its default.
-    private static func settings(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError)
-        -> GlobalSettings
-    {
-        var settings = GlobalSettings()
-        // Each --base-url adds to the list.
-        settings.client.roots = try parsed.values(of: Options.baseURL, environment: environment).flatMap { $0 }
-        if settings.client.roots.isEmpty { settings.client.roots = Options.baseURL.defaultValue }
-        settings.client.timeout = try parsed.value(of: Options.timeout, environment: environment)
-        settings.client.retries = try parsed.value(of: Options.retries, environment: environment)
-        settings.client.maxResponseSize = try parsed.value(of: Options.maxResponseSize, environment: environment)
-        settings.client.serial = parsed.isSet(Options.serial, environment: environment)
-        settings.client.fallback = !parsed.isSet(Options.noFallback, environment: environment)
-        if !parsed.isSet(Options.noCache, environment: environment) {
-            settings.client.cache.directory = ResponseCache.defaultDirectory(environment: environment)
-        }
-        settings.client.cache.maxAge = try parsed.value(of: Options.maxAge, environment: environment)
-        settings.client.cache.mode =
-            parsed.isSet(Options.offline, environment: environment)
-            ? .offline
-            : parsed.isSet(Options.refresh, environment: environment) ? .refresh : .normal
-        settings.colorMode = try parsed.value(of: Options.color, environment: environment)
-        settings.quiet = parsed.isSet(Options.quiet, environment: environment)
-        settings.verbose = parsed.isSet(Options.verbose, environment: environment)
-        return settings
     }
 
     private static func expectArguments(_ parsed: ParsedArguments, atMost count: Int) throws(UsageError) {

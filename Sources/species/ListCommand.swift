@@ -98,3 +98,76 @@ struct ListCommand: Sendable, Equatable {
     /// The keys of the JSON: those of `--fields`, else every one.
     private var jsonFields: [SpeciesField] { fields ?? SpeciesField.allCases }
 }
+
+extension ListCommand {
+    /// The options of `species list` (docs/cli.md), each read into its property.
+    static let options: [Binding<ListCommand>] = [
+        Option(
+            OptionDefinition(
+                ["--page"], value: "n", shownDefault: "1",
+                summary: "Print page <n>; SWAPI pages hold \(SpeciesPage.size) species"),
+            default: 1
+        ) { Rejection.wholeNumber($0, in: 1...Int.max, expected: "a whole number from 1 up") }.bind(\.page),
+        Flag(
+            definition: OptionDefinition(
+                ["--all-pages"], summary: "Follow the API's next links and print every species")
+        ).bind(\.allPages),
+        Option<String?>(
+            OptionDefinition(
+                ["--search"], value: "text",
+                summary: "Only species whose name holds every word of <text>, ignoring case (swapi.dev's search)"),
+            default: nil, expected: "some text"
+        ) { text -> String?? in text.trimmingCharacters(in: .whitespaces).isEmpty ? .none : .some(text) }.bind(
+            \.search),
+        Option(
+            OptionDefinition(
+                ["--format"], value: "format", choices: OutputFormat.allCases.map(\.rawValue),
+                shownDefault: OutputFormat.table.rawValue,
+                summary:
+                    "\(SpeciesError.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values, CSV (RFC 4180), a Markdown table, one JSON array, or one JSON object a line"
+            ), default: .table, read: Rejection.choice
+        ).bind(\.format),
+        Flag(definition: OptionDefinition(["--json"], summary: "The same as --format json: one JSON array"))
+            .bind { $0.format = .json },
+        Flag(
+            definition: OptionDefinition(
+                ["--jsonl"], summary: "The same as --format jsonl: one compact JSON object a line")
+        ).bind { $0.format = .jsonl },
+        Option<SpeciesOrder?>(
+            OptionDefinition(
+                ["--sort"], value: "key", choices: SpeciesOrder.allCases.map(\.rawValue),
+                summary:
+                    "Order by \(SpeciesError.alternatives(SpeciesOrder.allCases.map(\.rawValue))); numbers as numbers, unknown values last"
+            ), default: nil
+        ) { Rejection.choice($0).map(Optional.some) }.bind(\.order),
+        Flag(definition: OptionDefinition(["--reverse"], summary: "Reverse the order (of --sort, or of the API)"))
+            .bind(\.reversed),
+        Option<[SpeciesField]?>(
+            OptionDefinition(
+                ["--fields"], value: "a,b,...", choices: SpeciesField.allCases.map(\.name), list: true,
+                shownDefault: SpeciesField.defaults.map(\.name).joined(separator: ", ") + "; with JSON, every key",
+                summary:
+                    "The columns, or with JSON the keys, in this order, among \(SpeciesField.allCases.map(\.name).joined(separator: ", "))"
+            ), default: nil
+        ) { text in
+            var fields: [SpeciesField] = []
+            for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let word = word.trimmingCharacters(in: .whitespaces)
+                guard let field = SpeciesField(named: word) else {
+                    return .failure(.among(word, SpeciesField.allCases.map(\.name), list: true))
+                }
+                // A field given twice is one column, one key.
+                if !fields.contains(field) { fields.append(field) }
+            }
+            return .success(fields)
+        }.bind(\.fields),
+        Option<Int?>(
+            OptionDefinition(
+                ["--limit"], value: "n",
+                summary:
+                    "Print at most <n> species from the first on, after the search and the sort (not with --page); without a sort, fetch only the pages they fill"
+            ), default: nil
+        ) { Rejection.wholeNumber($0, in: 1...Int.max, expected: "a whole number from 1 up").map(Optional.some) }
+        .bind(\.limit),
+    ]
+}

@@ -1,5 +1,36 @@
 import SpeciesKit
 
+/// Why a text is not an option's value: the part that is wrong (an
+/// element of a list), what was expected, and the choice it is nearest to.
+struct Rejection: Error {
+    var text: String
+    var expected: String
+    var suggestion: String?
+
+    /// `text` is not one of `choices`.
+    static func among(_ text: String, _ choices: [String], list: Bool = false) -> Self {
+        Self(
+            text: text, expected: (list ? "fields among " : "") + SpeciesError.alternatives(choices),
+            suggestion: text.isEmpty ? nil : EditDistance.closest(to: text, among: choices, limit: 1).first)
+    }
+
+    /// The case whose raw value `text` is, or the nearest.
+    static func choice<Choice: RawRepresentable<String> & CaseIterable>(_ text: String) -> Result<Choice, Self> {
+        Choice(rawValue: text).map(Result.success) ?? .failure(.among(text, Choice.allCases.map(\.rawValue)))
+    }
+
+    /// `text` as a whole number within `range`, or why not: `expected`, or,
+    /// for a number past any Int, that it must be smaller.
+    static func wholeNumber(_ text: String, in range: ClosedRange<Int>, expected: String) -> Result<Int, Self> {
+        if let number = Int(text), range.contains(number) { return .success(number) }
+        let digits = text.drop { $0 == "+" }
+        if Int(text) == nil, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return .failure(Self(text: text, expected: "a smaller number, at most \(range.upperBound)"))
+        }
+        return .failure(Self(text: text, expected: expected))
+    }
+}
+
 /// An option that takes a value, typed: its definition, its default, and
 /// how its text (or its environment variable's) becomes the value.
 struct Option<Value: Sendable>: Sendable {
@@ -7,14 +38,6 @@ struct Option<Value: Sendable>: Sendable {
     let defaultValue: Value
     /// The value of a text, or what the text should have been.
     let read: @Sendable (String) -> Result<Value, Rejection>
-
-    /// Why a text is not a value: the part that is wrong (an element of a
-    /// list), what was expected, and the choice it is nearest to.
-    struct Rejection: Error {
-        var text: String
-        var expected: String
-        var suggestion: String?
-    }
 
     init(
         _ definition: OptionDefinition, default defaultValue: Value,
@@ -37,54 +60,58 @@ struct Option<Value: Sendable>: Sendable {
     }
 }
 
-extension Option {
-    /// An option whose value is a whole number within `range`, wrapped;
-    /// `expected` says what it asks for. A number past any Int is asked to
-    /// be smaller, not told it is no whole number.
-    init(
-        _ definition: OptionDefinition, default defaultValue: Value, wholeNumberIn range: ClosedRange<Int>,
-        expected: String,
-        wrap: @escaping @Sendable (Int) -> Value
-    ) {
-        self.init(definition, default: defaultValue) { text in
-            if let number = Int(text), range.contains(number) { return .success(wrap(number)) }
-            let digits = text.drop { $0 == "+" }
-            if Int(text) == nil, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                return .failure(Rejection(text: text, expected: "a smaller number, at most \(range.upperBound)"))
-            }
-            return .failure(Rejection(text: text, expected: expected))
-        }
-    }
-
-    /// An option whose value is one of `cases`, named by `name`; a wrong
-    /// one is told the nearest.
-    static func choosing<Choice: Sendable>(
-        _ definition: OptionDefinition, among cases: [Choice], default defaultValue: Value,
-        named name: @escaping @Sendable (Choice) -> String,
-        wrap: @escaping @Sendable (Choice) -> Value
-    ) -> Option {
-        Option(definition, default: defaultValue) { text in
-            guard let choice = cases.first(where: { name($0) == text }) else {
-                return .failure(Rejection.among(text, cases.map(name)))
-            }
-            return .success(wrap(choice))
-        }
-    }
-}
-
-extension Option.Rejection {
-    /// `text` is not one of `choices`.
-    static func among(_ text: String, _ choices: [String], list: Bool = false) -> Self {
-        Self(
-            text: text, expected: (list ? "fields among " : "") + SpeciesError.alternatives(choices),
-            suggestion: text.isEmpty ? nil : EditDistance.closest(to: text, among: choices, limit: 1).first)
-    }
-}
-
 /// An option without a value, which an environment variable may set too
 /// (`--no-fallback`, `SWAPI_NO_FALLBACK=1`).
 struct Flag: Sendable {
     let definition: OptionDefinition
+}
+
+/// An option a command takes, bound to what it sets: the definition that
+/// parsing, help, the manual page and the completions see, and how its
+/// value lands in the command. A command's options are its bindings, so it
+/// lists no option it does not read, as swift-argument-parser's properties
+/// do.
+struct Binding<Command>: Sendable {
+    let definition: OptionDefinition
+    let apply: @Sendable (ParsedArguments, [String: String], inout Command) throws(UsageError) -> Void
+}
+
+extension Option {
+    /// The value (else the environment variable's, else the default) at `path`.
+    func bind<Command>(_ path: WritableKeyPath<Command, Value> & Sendable) -> Binding<Command> {
+        Binding(definition: definition) { parsed, environment, command throws(UsageError) in
+            command[keyPath: path] = try parsed.value(of: self, environment: environment)
+        }
+    }
+}
+
+extension Flag {
+    /// Whether it is set, at `path`.
+    func bind<Command>(_ path: WritableKeyPath<Command, Bool> & Sendable) -> Binding<Command> {
+        Binding(definition: definition) { parsed, environment, command in
+            command[keyPath: path] = parsed.isSet(self, environment: environment)
+        }
+    }
+
+    /// `set` applied when it is set.
+    func bind<Command>(_ set: @escaping @Sendable (inout Command) -> Void) -> Binding<Command> {
+        Binding(definition: definition) { parsed, environment, command in
+            if parsed.isSet(self, environment: environment) { set(&command) }
+        }
+    }
+}
+
+extension Array {
+    /// `command` with the options of the line, or their variables, applied.
+    func read<Command>(_ parsed: ParsedArguments, _ environment: [String: String], into command: Command)
+        throws(UsageError) -> Command where Element == Binding<Command>
+    {
+        var command = command
+        for binding in self {
+            try binding.apply(parsed, environment, &command)
+        }
+        return command
+    }
 }
 
 extension ParsedArguments {

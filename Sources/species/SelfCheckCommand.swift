@@ -9,7 +9,7 @@ import URLSessionFixes
 /// says so here.
 struct SelfCheckCommand: Sendable {
     func run(_ output: any OutputSink) async throws {
-        _ = try? await URLSessionTransport(idleTimeout: 5).send(HTTPRequest(url: try Self.nowhere()))
+        _ = try? await URLSessionTransport().send(HTTPRequest(url: try Self.nowhere()))
         let status = url_session_fixes_check()
         let workarounds = [
             ("socket-callback wrapper", status.socket_wrapper != 0),
@@ -18,11 +18,11 @@ struct SelfCheckCommand: Sendable {
         ]
         output.write(workarounds.map { "\($0.0): \($0.1 ? "engaged" : "not engaged")\n" }.joined())
         if let missing = status.missing_function {
-            throw SelfCheckFailure(description: "libcurl's \(String(cString: missing)) was not found")
+            throw CommandError("libcurl's \(String(cString: missing)) was not found", status: .internalError)
         }
         let off = workarounds.filter { !$0.1 }.map(\.0)
         if !off.isEmpty {
-            throw SelfCheckFailure(description: "not engaged: \(off.joined(separator: ", "))")
+            throw CommandError("not engaged: \(off.joined(separator: ", "))", status: .internalError)
         }
     }
 
@@ -40,12 +40,8 @@ struct SelfCheckCommand: Sendable {
             }
         }
         guard found, let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/") else {
-            throw SelfCheckFailure(description: "no port of 127.0.0.1 is free")
+            throw CommandError("no port of 127.0.0.1 is free", status: .internalError)
         }
         return url
     }
-}
-
-struct SelfCheckFailure: Error, CustomStringConvertible {
-    let description: String
 }

@@ -10,7 +10,7 @@ struct ShowCommand: Sendable, Equatable {
     var color = false
 
     func run(_ context: CommandContext) async throws {
-        context.diagnostics.progress("looking up \(Self.describe(query))…")
+        context.diagnostics.progress("looking up \(query.description)…")
         let (species, resources) =
             related
             ? try await context.client.speciesAndRelated(query) : (try await context.client.species(query), nil)
@@ -22,12 +22,15 @@ struct ShowCommand: Sendable, Equatable {
                 DetailRenderer.render(species) + (resources.map { "\n" + DetailRenderer.render($0) } ?? ""))
         }
     }
+}
 
-    private static func describe(_ query: SpeciesQuery) -> String {
-        switch query {
-        case .name(let name): "'\(Excerpt.of(name))'"
-        case .id(let id): "species \(id)"
-        case .url(let url): url.redacted
-        }
-    }
+extension ShowCommand {
+    /// The options of `species show` (docs/cli.md), each read into its property.
+    static let options: [Binding<ShowCommand>] = [
+        Flag(definition: OptionDefinition(["--json"], summary: "Print one JSON object")).bind(\.json),
+        Flag(
+            definition: OptionDefinition(
+                ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)")
+        ).bind(\.related),
+    ]
 }

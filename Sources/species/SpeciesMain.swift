@@ -38,60 +38,48 @@ enum SpeciesMain {
             StandardError.write(error.rendered)
             return .usage
         }
-        let messages = StandardErrorDiagnostics()
         switch invocation {
-        case .help(let text):
-            return await ExitStatus.run({ output.write(text) }, output: output, diagnostics: messages)
-        case .version:
-            return await ExitStatus.run({ output.write(VersionText.line) }, output: output, diagnostics: messages)
-        case .completions(let shell):
-            return await ExitStatus.run(
-                { output.write(CompletionScript.render(for: shell)) }, output: output, diagnostics: messages)
-        case .manualPage:
-            return await ExitStatus.run({ output.write(ManualPage.render()) }, output: output, diagnostics: messages)
-        case .selfCheck:
-            return await ExitStatus.run(
-                { try await SelfCheckCommand().run(output) }, output: output, diagnostics: messages)
-        case .cache(let command):
-            do {
-                try command.run(output)
-            } catch {
-                messages.error("cannot clear the cache: cannot remove \(error.path): \(error.reason)")
-                return .ioError
-            }
-            return await ExitStatus.run({}, output: output, diagnostics: messages)
+        case .help(let text): return await run { output.write(text) }
+        case .version: return await run { output.write(VersionText.line) }
+        case .completions(let shell): return await run { output.write(CompletionScript.render(for: shell)) }
+        case .manualPage: return await run { output.write(ManualPage.render()) }
+        case .selfCheck: return await run { try await SelfCheckCommand().run(output) }
+        case .cache(let command): return await run { try command.run(output) }
         case .list(var command, let settings):
             command.terminal = Terminal.detect(
                 environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
-            return await run(
-                command.run, settings, environment: environment, terminal: command.terminal, output: output)
+            return await run(command.run, settings, environment: environment, terminal: command.terminal)
         case .show(var command, let settings):
             let terminal = Terminal.detect(
                 environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
             command.color = terminal.color
-            return await run(command.run, settings, environment: environment, terminal: terminal, output: output)
+            return await run(command.run, settings, environment: environment, terminal: terminal)
         case .completeNames(var settings):
             settings.client.cache.mode = .offline
             settings.quiet = true
-            return await run(
-                NamesCommand().run, settings, environment: environment, terminal: Terminal(), output: output)
+            return await run(NamesCommand().run, settings, environment: environment, terminal: Terminal())
         }
-    }
 
-    /// Runs a command that may use the network, with the certificates to
-    /// trust; a certificate variable that cannot be used is a usage error.
-    private static func run(
-        _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, environment: [String: String],
-        terminal: Terminal, output: any OutputSink
-    ) async -> ExitStatus {
-        if settings.client.cache.mode != .offline, let refusal = CertificateTrust.apply(environment: environment) {
-            StandardError.write("error: \(TerminalText.line(refusal))\n")
-            return .usage
+        /// A command that asks no service: its stderr has only the error.
+        func run(_ command: () async throws -> Void) async -> ExitStatus {
+            await ExitStatus.run(command, output: output, diagnostics: StandardErrorDiagnostics())
         }
-        let diagnostics = StandardErrorDiagnostics(
-            quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress)
-        let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
-        let context = CommandContext(client: client, output: output, diagnostics: diagnostics)
-        return await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
+
+        /// A command that may use the network, with the certificates to
+        /// trust; a certificate variable that cannot be used is a usage error.
+        func run(
+            _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings,
+            environment: [String: String], terminal: Terminal
+        ) async -> ExitStatus {
+            let diagnostics = StandardErrorDiagnostics(
+                quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress)
+            if settings.client.cache.mode != .offline, let refusal = CertificateTrust.apply(environment: environment) {
+                diagnostics.error(refusal)
+                return .usage
+            }
+            let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
+            let context = CommandContext(client: client, output: output, diagnostics: diagnostics)
+            return await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
+        }
     }
 }

@@ -10,14 +10,7 @@ struct CacheEndToEndTests {
     let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent(
         "species-cache-e2e-\(UUID().uuidString)")
 
-    private func species(_ arguments: [String], base: Bool = true, environment: [String: String] = [:]) async throws
-        -> ProcessResult
-    {
-        let root = try await server.root()
-        var environment = environment
-        environment["XDG_CACHE_HOME"] = environment["XDG_CACHE_HOME"] ?? cacheHome.path
-        return try await SpeciesBinary.run((base ? ["--base-url", root] : []) + arguments, environment: environment)
-    }
+    private var species: SpeciesRunner { SpeciesRunner(server, cacheHome: cacheHome) }
 
     @Test func aWarmCacheAnswersWithoutTheNetwork() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
@@ -36,12 +29,12 @@ struct CacheEndToEndTests {
     @Test func aStaleEntryIsRevalidatedWithItsETag() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         _ = try await species(["show", "3"])
-        let before = try await species(["cache", "info"], base: false)
+        let before = try await species(["cache", "info"])
         let revalidated = try await species(["show", "3", "--max-age", "0"])
         #expect(revalidated.status == 0)
         #expect(revalidated.stdout == (try Fixtures.text("golden/show/3.txt")))
         #expect(try await server.requests().count == 2)
-        let after = try await species(["cache", "info"], base: false)
+        let after = try await species(["cache", "info"])
         #expect(before.stdout.contains("entries: 1, ") && after.stdout.contains("entries: 1, "))
     }
 
@@ -57,7 +50,7 @@ struct CacheEndToEndTests {
         _ = try await species(["show", "3", "--no-cache"])
         _ = try await species(["show", "3", "--no-cache"])
         #expect(try await server.requests().count == 2)
-        let info = try await species(["cache", "info"], base: false)
+        let info = try await species(["cache", "info"])
         #expect(info.stdout == "directory: \(cacheHome.path)/species\nentries: 0, 0 bytes\n")
     }
 
@@ -90,14 +83,14 @@ struct CacheEndToEndTests {
     @Test func cacheInfoAndClear() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         _ = try await species(["list", "--all-pages"])
-        let info = try await species(["cache", "info"], base: false)
+        let info = try await species(["cache", "info"])
         let lines = info.stdout.split(separator: "\n")
         #expect(lines.first == "directory: \(cacheHome.path)/species")
         #expect(lines.dropFirst().first?.hasPrefix("entries: 4, ") == true)
         #expect(lines.count == 4 && lines[2].hasPrefix("oldest: ") && lines[3].hasPrefix("newest: "))
-        let clear = try await species(["cache", "clear"], base: false)
+        let clear = try await species(["cache", "clear"])
         #expect(clear.stdout.hasPrefix("removed 4 entries ("))
-        #expect(try await species(["cache", "info"], base: false).stdout.hasSuffix("entries: 0, 0 bytes\n"))
+        #expect(try await species(["cache", "info"]).stdout.hasSuffix("entries: 0, 0 bytes\n"))
     }
 
     @Test func twoProcessesAtOnceShareTheCache() async throws {

@@ -57,7 +57,7 @@ struct CommandTests {
             let error = await speciesError {
                 try await ListCommand(allPages: true, format: format).run(context(transport))
             }
-            #expect(error.map(species.ExitStatus.of) == .unavailable)
+            #expect(error.map(\.status) == .unavailable)
         }
         #expect(output.text.isEmpty)
     }
@@ -68,7 +68,7 @@ struct CommandTests {
             "https://swapi.dev/api/species/?page=3": .json(Data("<html>".utf8))
         ])
         let error = await speciesError { try await ListCommand(allPages: true, format: .jsonl).run(context(transport)) }
-        #expect(error.map(species.ExitStatus.of) == .badData)
+        #expect(error.map(\.status) == .badData)
         #expect(output.text.isEmpty)
     }
 
@@ -81,7 +81,7 @@ struct CommandTests {
                 try await ListCommand(allPages: allPages, search: "zzz", format: format).run(context(transport))
             }
             #expect(error == .noResults(search: "zzz"))
-            #expect(error.map(species.ExitStatus.of) == .nothingMatched)
+            #expect(error.map(\.status) == .nothingMatched)
         }
         #expect(output.text == "")
     }
@@ -90,7 +90,7 @@ struct CommandTests {
         let error = await speciesError {
             try await ListCommand(page: 9).run(context(try StubTransport.recordedSWAPI()))
         }
-        #expect(error.map(species.ExitStatus.of) == .nothingMatched)
+        #expect(error.map(\.status) == .nothingMatched)
         #expect(error?.description == "page 9 does not exist; there are 4 pages")
         #expect(output.text.isEmpty)
     }
@@ -126,5 +126,33 @@ struct CommandTests {
             .stubbed(try StubTransport.recordedSWAPI(), output: output, diagnostics: show))
         #expect(show.progress.prefix(1) == ["looking up species 3…"])
         #expect(show.progress.last == "(ended)")
+    }
+}
+
+@Suite("Exit statuses")
+struct ExitStatusTests {
+    /// Each failure is one `error:` line and its status, whoever's it is:
+    /// SpeciesKit's, with the option behind it, or the command line's own.
+    @Test func eachFailureSaysItsLineAndStatusOnce() async {
+        let url = URL(string: "https://swapi.dev/api/species/")!
+        let failures: [(any Error, String, species.ExitStatus)] = [
+            (
+                SpeciesError.unreachable(TransportError(.timedOut(seconds: 1), url: url, detail: "no answer")),
+                "https://swapi.dev/api/species/ timed out: no answer (--timeout)", .unavailable
+            ),
+            (SpeciesError.noResults(search: "x"), "no species matches 'x'", .nothingMatched),
+            (
+                CommandError("not engaged: Content-Length bound", status: .internalError),
+                "not engaged: Content-Length bound", .internalError
+            ),
+            (CancellationError(), "internal error: CancellationError()", .internalError),
+        ]
+        for (failure, line, status) in failures {
+            let diagnostics = RecordingDiagnostics()
+            let returned = await species.ExitStatus.run(
+                { throw failure }, output: CapturedOutput(), diagnostics: diagnostics)
+            #expect(returned == status)
+            #expect(diagnostics.errors == [line])
+        }
     }
 }

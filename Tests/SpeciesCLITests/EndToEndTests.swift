@@ -10,9 +10,7 @@ struct EndToEndTests {
     let server = ServerSession()
 
     /// Runs `species --base-url <this test's session> arguments...`.
-    private func species(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await SpeciesBinary.run(["--base-url", try await server.root()] + arguments, environment: environment)
-    }
+    private var species: SpeciesRunner { SpeciesRunner(server) }
 
     /// The recorded species `id`, for its name.
     private static func recordedName(_ id: Int) throws -> String {

@@ -12,10 +12,7 @@ private let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/s
 struct FormatsEndToEndTests {
     let server = ServerSession()
 
-    private func species(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await SpeciesBinary.run(
-            ["--no-cache", "--base-url", try await server.root()] + arguments, environment: environment)
-    }
+    private var species: SpeciesRunner { SpeciesRunner(server, options: ["--no-cache"]) }
 
     private func command(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
         try await ChildProcess.run(

@@ -15,12 +15,7 @@ import Glibc
 struct HardeningTests {
     let server = ServerSession()
 
-    private func species(_ fault: String?, _ arguments: [String], environment: [String: String] = [:]) async throws
-        -> ProcessResult
-    {
-        try await SpeciesBinary.run(
-            ["--no-fallback", "--base-url", try await server.root(fault: fault)] + arguments, environment: environment)
-    }
+    private var species: SpeciesRunner { SpeciesRunner(server, fallback: false) }
 
     // MARK: 1. Numbers from the network
 
@@ -76,8 +71,8 @@ struct HardeningTests {
         ])
     func aFullDiskIsOneErrorAndStatus74(arguments: [String]) async throws {
         let result = try await ChildProcess.run(
-            SpeciesBinary.url, ["--base-url", try await server.root()] + arguments,
-            environment: SpeciesBinary.environment(), stdout: "/dev/full")
+            SpeciesBinary.url, arguments,
+            environment: SpeciesBinary.environment(["SWAPI_BASE_URL": try await server.root()]), stdout: "/dev/full")
         #expect(result.status == 74, "\(result)")
         #expect(result.stderr == "error: cannot write the output: No space left on device\n")
     }

@@ -30,7 +30,7 @@ struct ManualPageTests {
             #expect(page.contains(command.path + (command.usage.isEmpty ? "" : " " + command.usage)), "\(command.path)")
             // The root's abstract is the NAME line, "species - browse ...".
             #expect(page.contains(command == Commands.root ? "species - browse the species of" : command.abstract))
-            for option in command.options + Options.global {
+            for option in command.options + command.globalOptions {
                 #expect(
                     page.contains(option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? "")))
                 #expect(page.contains("\n" + option.help + "\n"), "\(option.key)")

@@ -30,9 +30,9 @@ struct OneSourceTests {
         }
     }
 
+    /// Without the cache, unless `cached`.
     private func run(_ arguments: [String], cached: Bool = false) async throws -> ProcessResult {
-        try await SpeciesBinary.run(
-            (cached ? [] : ["--no-cache"]) + arguments, environment: ["XDG_CACHE_HOME": cacheHome.path])
+        try await SpeciesRunner(options: cached ? [] : ["--no-cache"], cacheHome: cacheHome)(arguments)
     }
 
     // MARK: 1-3. A listing is wholly one service's

@@ -13,13 +13,7 @@ struct ReachTests {
     /// A cache of this test's own.
     let cacheHome = SpeciesBinary.home.appendingPathComponent("reach-\(UUID().uuidString)")
 
-    private func species(_ arguments: [String], dialect: String = "drf", environment: [String: String] = [:])
-        async throws -> ProcessResult
-    {
-        try await SpeciesBinary.run(
-            ["--base-url", try await server.root(dialect: dialect)] + arguments,
-            environment: ["XDG_CACHE_HOME": cacheHome.path].merging(environment) { $1 })
-    }
+    private var species: SpeciesRunner { SpeciesRunner(server, cacheHome: cacheHome) }
 
     private static func objects(_ json: String) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])

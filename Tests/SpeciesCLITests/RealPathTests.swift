@@ -16,13 +16,7 @@ struct RealPathTests {
     let server = ServerSession()
     let https = ServerSession(on: FixtureServer.sharedHTTPS)
 
-    private func species(
-        _ fault: String?, _ arguments: [String], build: SpeciesBuild = .debug, environment: [String: String] = [:]
-    ) async throws -> ProcessResult {
-        try await build.run(
-            ["--no-fallback", "--no-cache", "--base-url", try await server.root(fault: fault)] + arguments,
-            environment: environment)
-    }
+    private var species: SpeciesRunner { SpeciesRunner(server, options: ["--no-cache"], fallback: false) }
 
     // MARK: 1. Crashes
 
@@ -143,8 +137,8 @@ struct RealPathTests {
         for arguments in [["list", "--offline"], ["cache", "info"]] {
             let result = try await ChildProcess.run(
                 URL(fileURLWithPath: "/bin/bash"),
-                ["-c", limited, SpeciesBinary.url.path, "--base-url", try await server.root()] + arguments,
-                environment: environment)
+                ["-c", limited, SpeciesBinary.url.path] + arguments,
+                environment: environment.merging(["SWAPI_BASE_URL": try await server.root()]) { $1 })
             #expect(result.status == 0 && !result.killedBySignal, "\(result)")
             if arguments[0] == "list" {
                 #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
@@ -163,14 +157,25 @@ struct RealPathTests {
         let folder = cache.appendingPathComponent("species")
         let environment = SpeciesBinary.environment(["XDG_CACHE_HOME": cache.path])
         let root = try await server.root(fault: "huge-page")
-        for delay in [0.2, 0.5, 0.8, 1.1, 1.4, 1.7] {
+        func names() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] }
+        // Killed once its request is in, before any write; then once a
+        // temporary file shows that a write has begun.
+        for (round, writing) in [false, true].enumerated() {
             let process = try ChildProcess.start(
                 SpeciesBinary.url, ["--base-url", root, "list", "--jsonl"], environment: environment)
-            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            if writing {
+                let clock = ContinuousClock(), end = clock.now + .seconds(60)
+                while !names().contains(where: { $0.hasSuffix(".tmp") }), clock.now < end {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+            } else {
+                _ = try await server.requests(fault: "huge-page", atLeast: round + 1)
+            }
             process.signal(SIGKILL)
-            _ = try await process.result()
+            #expect(try await process.result().killedBySignal, "killed before it ended")
+            #expect(names().contains { $0.hasSuffix(".tmp") } == writing, "\(names())")
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let names = names()
         for name in names {
             #expect(name.hasSuffix(".entry") || (name.hasPrefix(".") && name.hasSuffix(".tmp")), "\(name)")
             let mode =

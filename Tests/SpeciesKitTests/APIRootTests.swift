@@ -51,10 +51,11 @@ struct APIRootTests {
 
     @Test func buildsSpeciesURLsAsSWAPIWritesThem() {
         let root = APIRoot.swapi
-        #expect(root.speciesURL().absoluteString == "https://swapi.dev/api/species/")
-        #expect(root.speciesURL(page: 2).absoluteString == "https://swapi.dev/api/species/?page=2")
+        #expect(Dialect.drf.listingURL(root).absoluteString == "https://swapi.dev/api/species/")
+        #expect(Dialect.drf.listingURL(root, page: 2).absoluteString == "https://swapi.dev/api/species/?page=2")
         #expect(
-            root.speciesURL(page: 2, search: "an").absoluteString == "https://swapi.dev/api/species/?search=an&page=2")
+            Dialect.drf.listingURL(root, page: 2, search: "an").absoluteString
+                == "https://swapi.dev/api/species/?search=an&page=2")
         #expect(root.speciesURL(id: 3).absoluteString == "https://swapi.dev/api/species/3/")
     }
 
@@ -62,7 +63,7 @@ struct APIRootTests {
         "search text reaches the server intact",
         arguments: ["Yoda's species", "kel dor", "a+b & c=d", "Ça/é?#%", "100%", "  spaced  ", "🐻"])
     func searchTextSurvivesEncoding(text: String) throws {
-        let url = APIRoot.swapi.speciesURL(search: text)
+        let url = Dialect.drf.listingURL(APIRoot.swapi, search: text)
         let query = try #require(url.query)
         #expect(!query.contains(" ") && !query.contains("+") && !query.contains("'"))
         let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)

@@ -261,10 +261,14 @@ struct FallbackTests {
             ])
     }
 
-    /// A portal that redirects swapi.dev elsewhere is no answer either.
+    /// A portal that redirects swapi.dev elsewhere is no answer either: the
+    /// transport refuses the redirect (as URLSessionTransport does; the
+    /// end-to-end tests follow real ones).
     @Test func aCaptivePortalsRedirectFallsBack() async throws {
-        let portal = FunctionTransport { _ in
-            HTTPResponse(status: 302, headers: ["Location": "http://portal.example/login"], body: Data())
+        let portal = FunctionTransport { request in
+            throw TransportError(
+                .redirectRefused(location: "http://portal.example/login"), url: request.url,
+                detail: "it redirects to another origin (http://portal.example/login); not followed")
         }
         let species = try await client(portal, root: "http://swapi.dev/api/", cache: cache()).allSpecies()
         #expect(species.count == 37)

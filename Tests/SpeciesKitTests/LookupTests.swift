@@ -69,7 +69,7 @@ struct LookupTests {
             (#"{"count":1,"next":null,"previous":null,"results":["# + String(decoding: kelDor, as: UTF8.self) + "]}")
                 .utf8)
         let transport = try StubTransport.recordedSWAPI(overrides: [
-            APIRoot.swapi.speciesURL(search: words).absoluteString: .json(page)
+            Dialect.drf.listingURL(APIRoot.swapi, search: words).absoluteString: .json(page)
         ])
         #expect(try await find(words, transport).name == "Kel Dor")
     }

@@ -85,7 +85,7 @@ struct OriginTests {
 
     @Test func aFollowedLinkCarriesTheRootsCredentials() throws {
         let root = try #require(APIRoot("http://user:secret@127.0.0.1:9/api/"))
-        let page = root.speciesURL()
+        let page = Dialect.drf.listingURL(root)
         #expect(
             try LinkPolicy.resolve("http://127.0.0.1:9/api/species/?page=2", of: page, root: root).absoluteString
                 == "http://user:secret@127.0.0.1:9/api/species/?page=2")
@@ -392,7 +392,7 @@ struct PaginationLimitTests {
             (.connectionRefused, "unreachable"), (.connectionLost, "unreachable"), (.unknownHost, "unreachable"),
         ] as [(TransportError.Kind, String)])
     func transportFailuresBecomeTheirError(kind: TransportError.Kind, error expected: String) async throws {
-        let url = APIRoot.swapi.speciesURL()
+        let url = Dialect.drf.listingURL(APIRoot.swapi)
         let client = SpeciesClient.stubbed(
             StubTransport([url.absoluteString: .failure(kind)]), diagnostics: diagnostics)
         let error = try #require(await speciesError { _ = try await client.page() })

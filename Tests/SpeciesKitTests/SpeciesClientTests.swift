@@ -70,14 +70,14 @@ struct SpeciesClientTests {
             ("bad/results-not-array.json", "'results' is not an array"),
         ])
     func invalidBodies(fixture: String, problem: String) async throws {
-        let url = root.speciesURL()
+        let url = Dialect.drf.listingURL(root)
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data(fixture))])
         let error = await speciesError { _ = try await client(transport).page() }
         #expect(error == .invalidResponse(url: url, problem: problem))
     }
 
     @Test func anEmptyBodyIsInvalid() async {
-        let url = root.speciesURL()
+        let url = Dialect.drf.listingURL(root)
         let error = await speciesError {
             _ = try await client(StubTransport([url.absoluteString: .json(Data())])).page()
         }
@@ -92,7 +92,7 @@ struct SpeciesClientTests {
     }
 
     @Test func aTransportFailureIsUnreachable() async {
-        let url = root.speciesURL()
+        let url = Dialect.drf.listingURL(root)
         let error = await speciesError {
             _ = try await client(StubTransport([url.absoluteString: .failure(.connectionRefused)])).page()
         }
@@ -101,7 +101,7 @@ struct SpeciesClientTests {
     }
 
     @Test func wrongTypedFieldsAreWarnedAboutByNameAndField() async throws {
-        let url = root.speciesURL()
+        let url = Dialect.drf.listingURL(root)
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data("bad/wrong-types.json"))])
         let page = try await client(transport).page()
         #expect(page.species.count == 2)
@@ -115,7 +115,7 @@ struct SpeciesClientTests {
     }
 
     @Test func aBadElementIsSkippedWithAWarning() async throws {
-        let url = root.speciesURL()
+        let url = Dialect.drf.listingURL(root)
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data("bad/results-with-a-number.json"))])
         let page = try await client(transport).page()
         #expect(page.species.compactMap(\.name) == ["Wookie"])
@@ -171,14 +171,25 @@ struct ConcurrentPagesTests {
         #expect(api.mostInFlight == 1)
     }
 
-    @Test func pagesArriveInAPIOrderEvenWhenLaterOnesComeFirst() async throws {
+    /// Page 2 is answered only once page 3 has been: they come out of order.
+    @Test(.timeLimit(.minutes(1)))
+    func pagesArriveInAPIOrderEvenWhenLaterOnesComeFirst() async throws {
         let api = SyntheticAPI(species: 60)
+        let (pageThreeAnswered, answer) = AsyncStream<Void>.makeStream()
+        let answered = RecordedValues<String>()
         let late = FunctionTransport { request in
-            if request.url.query == "page=2" { try await Task.sleep(nanoseconds: 100_000_000) }
-            return try await api.send(request)
+            if request.url.query == "page=2" {
+                for await _ in pageThreeAnswered { break }
+            }
+            let response = try await api.send(request)
+            answered.append(request.url.query ?? "page=1")
+            if request.url.query == "page=3" { answer.yield() }
+            return response
         }
         let ids = try await SpeciesClient.stubbed(late).allSpecies().compactMap(\.id)
         #expect(ids == Array(1...60))
+        let order = answered.all
+        #expect(try #require(order.firstIndex(of: "page=3")) < (try #require(order.firstIndex(of: "page=2"))))
     }
 
     @Test func linksOfAnotherFormAreFollowedOneByOne() async throws {

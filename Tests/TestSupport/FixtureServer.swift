@@ -104,9 +104,11 @@ public final class FixtureServer: Sendable {
         "t" + UUID().uuidString.prefix(8).lowercased()
     }
 
-    /// The paths requested in `session` so far, in order.
-    public func requests(session: String) async throws -> [String] {
-        let url = URL(string: "http://127.0.0.1:\(port)/\(session)/_log")!
+    /// The paths requested in `session` so far, in order; with `atLeast`,
+    /// once there are that many (or after 10 s): the server answers when
+    /// the request comes, so no one polls.
+    public func requests(session: String, atLeast count: Int = 0) async throws -> [String] {
+        let url = URL(string: "http://127.0.0.1:\(port)/\(session)/_log?wait=\(count)")!
         let (data, _) = try await URLSession.shared.data(from: url)
         return try JSONDecoder().decode([String].self, from: data)
     }

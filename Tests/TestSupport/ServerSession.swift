@@ -20,12 +20,13 @@ public struct ServerSession: Sendable {
     }
 
     /// The paths requested under that root so far, in order.
-    public func requests(fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil) async throws
-        -> [String]
-    {
+    public func requests(
+        fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil, atLeast count: Int = 0
+    ) async throws -> [String] {
         let dialect = dialect == "drf" ? nil : dialect
         return try await server.value.requests(
-            session: path(fault: fault, delay: delay, gate: gate) + (dialect.map { "/dialect=\($0)" } ?? ""))
+            session: path(fault: fault, delay: delay, gate: gate) + (dialect.map { "/dialect=\($0)" } ?? ""),
+            atLeast: count)
     }
 
     private func path(fault: String?, delay: Int?, gate: Int?) -> String {

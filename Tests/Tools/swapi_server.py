@@ -18,7 +18,7 @@ each of SWAPI's three dialects:
 
 Path segments before `api/` make a session, such as /t42/api/species/: the
 links served keep the session, and GET /<session>/_log lists the requests of
-that session. Segments of the session choose how it behaves:
+that session (with ?wait=N, once there are N, or after 10 s). Segments of the session choose how it behaves:
 `dialect=tech`, `delay=MS` (each answer waits MS milliseconds), `gate=N`
 (requests are answered N at a time: each waits until the session's count of
 requests reaches the next multiple of N, so that a client that asks for N
@@ -301,14 +301,18 @@ class Handler(BaseHTTPRequestHandler):
         target = urllib.parse.urlsplit(self.path)
         session, separator, rest = target.path.lstrip("/").partition("api/")
         if target.path.endswith("/_log"):
-            with server.lock:
-                entries = list(server.log.get(target.path[1:-len("_log")], []))
+            wanted = int(urllib.parse.parse_qs(target.query).get("wait", ["0"])[0])
+            with server.logged:
+                key = target.path[1:-len("_log")]
+                server.logged.wait_for(lambda: len(server.log.get(key, [])) >= wanted, timeout=10)
+                entries = list(server.log.get(key, []))
             return self.send(200, json.dumps(entries).encode())
         if not separator:
             return self.send(404, NOT_FOUND)
         with server.lock:
             server.log.setdefault(session, []).append(self.path)
             count = len(server.log[session])
+            server.logged.notify_all()
         settings = dict(part.split("=", 1) for part in session.split("/") if "=" in part)
         if "gate" in settings and not self.pass_gate(session, count, int(settings["gate"])):
             return self.send(504, b'{"detail":"gate: the other requests of this round trip never came"}')
@@ -663,6 +667,7 @@ def main():
     server.latency = options.latency_ms / 1000
     server.verbose = options.verbose
     server.lock = threading.Lock()
+    server.logged = threading.Condition(server.lock)
     server.gate = threading.Condition(server.lock)
     server.log = {}
     server.tls = bool(options.tls)

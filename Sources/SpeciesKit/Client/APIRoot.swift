@@ -89,12 +89,6 @@ public struct APIRoot: Sendable, Equatable {
         return url.path.lowercased().hasPrefix(path.lowercased())
     }
 
-    /// `<root>species/`, with `search` and `page` (after it, as swapi.dev's
-    /// own `next` links write it) when given. Page 1 is the bare endpoint.
-    func speciesURL(page: Int = 1, search: String? = nil) -> URL {
-        Dialect.drf.listingURL(self, page: page, search: search)
-    }
-
     func speciesURL(id: Int) -> URL {
         Dialect.drf.url(of: ResourceReference(.species, id), under: self)
     }

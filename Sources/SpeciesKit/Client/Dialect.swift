@@ -35,7 +35,7 @@ enum Dialect: String, Sendable, CaseIterable {
     /// The request for page `page` of the species. On swapi.tech, a search
     /// is asked another way (`search(_:)`), and swapi.info has one answer,
     /// every species, for any page.
-    func listingURL(_ root: APIRoot, page: Int, search: String?) -> URL {
+    func listingURL(_ root: APIRoot, page: Int = 1, search: String? = nil) -> URL {
         switch self {
         case .drf:
             root.endpoint(

@@ -48,7 +48,7 @@ struct JSONValueCount {
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
-                let isValue = expectsValue && byte != UInt8(ascii: "]") && !Self.isWhitespace(byte)
+                let isValue = expectsValue && byte != UInt8(ascii: "]") && !byte.isJSONWhitespace
                 if isValue {
                     values += 1
                     expectsValue = false
@@ -86,8 +86,9 @@ struct JSONValueCount {
             return nil
         }
     }
+}
 
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
+extension UInt8 {
+    /// A byte of JSON's white space (RFC 8259): space, tab, LF, CR.
+    var isJSONWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
 }

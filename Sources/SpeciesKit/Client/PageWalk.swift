@@ -72,12 +72,16 @@ struct PageWalk {
             }
             requests.hold(first, as: 1)
         }
-        return try await withThrowingTaskGroup(of: PageRequests.Arrival.self, returning: Summary.self) { group in
+        return try await withThrowingTaskGroup(of: CappedRequests<ListingBody>.Arrival.self, returning: Summary.self) {
+            group in
             defer { group.cancelAll() }
             var visited: Set<String> = []
             var before: (url: URL, page: ListingBody)?
             for number in 1... {
                 let url = pageURL(number)
+                let wanted = requests.requests.wanted
+                diagnostics.progress(
+                    "fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
                 let page = try await requests.page(number, in: &group).mapError { Self.blame($0, on: before?.url) }
                     .get()
                 if let before, !links(page.previous, from: url, to: number - 1) {
@@ -87,7 +91,7 @@ struct PageWalk {
                 }
                 if number == 1 {
                     summary.counted = page.count
-                    requests.want(pagesWanted(after: page))
+                    requests.requests.want(pagesWanted(after: page))
                 }
                 try await deliver(url, summary.fresh(page.species))
                 visited.insert(url.absoluteString)
@@ -99,7 +103,7 @@ struct PageWalk {
                     throw SpeciesError.refused(
                         url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
                 }
-                requests.want(number + 1)
+                requests.requests.want(number + 1)
                 before = (url, page)
             }
             return summary
@@ -171,60 +175,34 @@ struct PageWalk {
     }
 }
 
-/// The pages a walk has asked for at once: up to the number it wants, at
-/// most `concurrency` in flight, each kept until the walk comes to it.
+/// The pages a walk has asked for, each kept until the walk comes to it.
 private struct PageRequests {
-    /// A page's answer, as a child task hands it back.
-    struct Arrival: Sendable {
-        let number: Int
-        let result: Result<ListingBody, any Error>
-    }
-
-    let walk: PageWalk
-    private var wanted: Int
-    private var started = 0
-    private var inFlight = 0
+    var requests: CappedRequests<ListingBody>
     private var arrived: [Int: Result<ListingBody, any Error>] = [:]
 
     init(walk: PageWalk, wanted: Int) {
-        self.walk = walk
-        self.wanted = max(1, wanted)
-    }
-
-    /// Asks for pages up to `count` at least.
-    mutating func want(_ count: Int) {
-        wanted = max(wanted, count)
+        let (listing, pageURL) = (walk.listing, walk.pageURL)
+        requests = CappedRequests(wanted: max(1, wanted), limit: walk.concurrency) { try await listing(pageURL($0)) }
     }
 
     /// Keeps page `number`, fetched already.
     mutating func hold(_ page: ListingBody, as number: Int) {
         arrived[number] = .success(page)
-        started = max(started, number)
+        requests.skip(through: number)
     }
 
     /// The answer of page `number`, once it is in, with more pages asked
     /// for meanwhile.
-    mutating func page(_ number: Int, in group: inout ThrowingTaskGroup<Arrival, any Error>) async throws -> Result<
-        ListingBody, any Error
-    > {
+    mutating func page(_ number: Int, in group: inout ThrowingTaskGroup<CappedRequests<ListingBody>.Arrival, any Error>)
+        async throws -> Result<ListingBody, any Error>
+    {
         if let page = arrived.removeValue(forKey: number) { return page }
-        walk.diagnostics.progress(
-            "fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
-        while true {
-            while started < wanted, inFlight < walk.concurrency {
-                started += 1
-                inFlight += 1
-                let page = started
-                let url = walk.pageURL(page)
-                let listing = walk.listing
-                group.addTask { Arrival(number: page, result: await .capturing { try await listing(url) }) }
-            }
-            // The walk wants every page it comes to: one is in flight.
-            guard let arrival = try await group.next() else { throw CancellationError() }
-            inFlight -= 1
+        // The walk wants every page it comes to: one is in flight.
+        while let arrival = try await requests.next(in: &group) {
             if arrival.number == number { return arrival.result }
             arrived[arrival.number] = arrival.result
         }
+        throw CancellationError()
     }
 }
 
@@ -260,15 +238,5 @@ enum ListingLink {
 
     private static func trimmed(_ path: String) -> String {
         (path.hasSuffix("/") ? String(path.dropLast()) : path).lowercased()
-    }
-}
-
-extension Result where Failure == any Error {
-    static func capturing(_ body: () async throws -> Success) async -> Result {
-        do {
-            return .success(try await body())
-        } catch {
-            return .failure(error)
-        }
     }
 }

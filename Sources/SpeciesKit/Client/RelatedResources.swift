@@ -83,25 +83,21 @@ extension SpeciesClient {
         let links = [species.homeworld].compactMap { $0 } + species.people + species.films
         var found = [RelatedResource?](repeating: nil, count: links.count)
         var names = [RelatedResources.Name](repeating: .unnamed, count: links.count)
-        try await withThrowingTaskGroup(of: RelatedFetch.self) { group in
-            var next = 0
+        var requests = CappedRequests(wanted: links.count, limit: RemoteCatalog.concurrency) { number in
+            try await resource(links[number - 1], in: source)
+        }
+        try await withThrowingTaskGroup(of: CappedRequests<RelatedFetch>.Arrival.self) { group in
             var done = 0
-            while done < links.count {
-                while next < links.count, next - done < RemoteCatalog.concurrency {
-                    let index = next
-                    group.addTask { RelatedFetch(index: index, outcome: try await resource(links[index], in: source)) }
-                    next += 1
-                }
-                guard let fetched = try await group.next() else { break }
+            while let arrival = try await requests.next(in: &group) {
                 done += 1
                 diagnostics.progress("fetching related resources \(done) of \(links.count)…")
-                switch fetched.outcome {
+                let index = arrival.number - 1
+                switch try arrival.result.get() {
                 case .found(let resource):
-                    found[fetched.index] = resource
-                    names[fetched.index] =
-                        (resource.name ?? resource.title).map(RelatedResources.Name.named) ?? .unnamed
+                    found[index] = resource
+                    names[index] = (resource.name ?? resource.title).map(RelatedResources.Name.named) ?? .unnamed
                 case .missing(let name):
-                    names[fetched.index] = name
+                    names[index] = name
                 }
             }
         }
@@ -125,13 +121,13 @@ extension SpeciesClient {
     /// its own). What keeps it from being named is an answer too, unless
     /// another service would answer in this one's place. Offline, what
     /// neither the cache nor the built-in data holds is not available.
-    private func resource(_ link: String, in source: any SpeciesSource) async throws -> RelatedFetch.Outcome {
+    private func resource(_ link: String, in source: any SpeciesSource) async throws -> RelatedFetch {
         guard let reference = ResourceReference(link) else {
             diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI planet, person or film")
             return .missing(.failed(reason: "not a SWAPI link"))
         }
         do {
-            return try await source.resource(reference).map(RelatedFetch.Outcome.found) ?? .missing(.unavailableOffline)
+            return try await source.resource(reference).map(RelatedFetch.found) ?? .missing(.unavailableOffline)
         } catch SpeciesError.notFound {
             return .missing(.notFound)
         } catch SpeciesError.notCached {
@@ -143,13 +139,8 @@ extension SpeciesClient {
     }
 }
 
-/// A child task's result: which link, and what it named.
-private struct RelatedFetch: Sendable {
-    enum Outcome: Sendable {
-        case found(RelatedResource)
-        case missing(RelatedResources.Name)
-    }
-
-    let index: Int
-    let outcome: Outcome
+/// What a link of `--related` named.
+private enum RelatedFetch: Sendable {
+    case found(RelatedResource)
+    case missing(RelatedResources.Name)
 }

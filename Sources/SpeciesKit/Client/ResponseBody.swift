@@ -4,7 +4,7 @@ import Foundation
 /// when it is not the JSON expected, in words a user can act on.
 enum ResponseBody {
     static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, url: URL) throws(SpeciesError) -> Value {
-        guard let first = body.first(where: { !isJSONWhitespace($0) }) else {
+        guard let first = body.first(where: { !$0.isJSONWhitespace }) else {
             throw .invalidResponse(url: url, problem: "the body is empty")
         }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
@@ -58,10 +58,6 @@ enum ResponseBody {
         if name.hasPrefix("String") { return "a string" }
         if name.hasPrefix("Int") || name.hasPrefix("Double") { return "a number" }
         return "of the expected type"
-    }
-
-    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// The first characters of the body on one line, quoted, with runs of

@@ -63,18 +63,15 @@ public struct SpeciesClient: Sendable {
     /// - Parameters:
     ///   - configuration: the services, and how to ask them.
     ///   - transport: how requests reach the network; a `URLSessionTransport`
-    ///     when nil. The client follows redirects, and adds the deadline and
-    ///     the retries.
+    ///     (which follows redirects within an origin) when nil. The client
+    ///     adds the deadline and the retries.
     ///   - diagnostics: where warnings, notes, progress and traces go.
     public init(
         configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil,
         diagnostics: (any Diagnostics)? = nil
     ) {
         let diagnostics = diagnostics ?? NoDiagnostics()
-        let base = RedirectingTransport(
-            transport
-                ?? URLSessionTransport(
-                    maxResponseSize: configuration.maxResponseSize, idleTimeout: configuration.timeout + 1))
+        let base = transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize)
         let cache = configuration.cache.directory.map {
             ResponseCache(directory: $0, maxBodySize: configuration.maxResponseSize)
         }
@@ -95,9 +92,8 @@ public struct SpeciesClient: Sendable {
             // Only the last service of a walk retries: the others give way.
             let retries = turn?.followed == true ? 0 : configuration.retries
             let network = RetryingTransport(
-                TracingTransport(
-                    DeadlineTransport(base, seconds: configuration.timeout, turn: turn), diagnostics: draft),
-                policy: .init(retries: retries), diagnostics: draft)
+                DeadlineTransport(base, seconds: configuration.timeout, turn: turn), policy: .init(retries: retries),
+                diagnostics: draft)
             var fetcher = Fetcher(
                 network: network, cache: cache, maxAge: configuration.cache.maxAge, mode: configuration.cache.mode,
                 diagnostics: draft, valueLimits: JSONValueCount(maxSize: configuration.maxResponseSize))

@@ -51,71 +51,144 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// had no answer, and the built-in data is SWAPI's, not this host's.
     indirect case unanswered(SpeciesError, host: String)
 
+    /// What a caller can do about an error.
+    public enum Kind: Sendable, Equatable {
+        /// Nothing matched: no such name, id or page, a search with no
+        /// results, or an ambiguous name.
+        case nothingMatched
+        /// What was asked for is not a species of the API.
+        case badQuestion
+        /// The answer is not SWAPI's, or breaks a rule of the client.
+        case badAnswer
+        /// No service could answer, and nothing stood in.
+        case unavailable
+    }
+
+    /// The setting that changes the outcome, which the command line names
+    /// as its option.
+    public enum Setting: Sendable, Equatable {
+        case timeout, maxResponseSize, offline, certificates
+        /// Asking offline, which answers from the SWAPI data built in.
+        case builtInData
+    }
+
+    /// What a caller can do about it.
+    public var kind: Kind { facts.kind }
+
+    /// The setting behind it, if one is.
+    public var setting: Setting? { facts.setting }
+
     /// The sentence, with `hint` added where it says something: the
     /// command line names its options there ("(--timeout)").
     public func message(hint: (SpeciesError) -> String? = { _ in nil }) -> String {
-        if case .unanswered(let cause, let host) = self {
-            return cause.message(hint: hint) + "; the cache holds no answer from \(host)"
-                + (hint(self).map { " " + $0 } ?? "")
-        }
-        return sentence + (hint(self).map { " " + $0 } ?? "")
+        let inner = if case .unanswered(let cause, _) = self { cause.message(hint: hint) + "; " } else { "" }
+        return inner + facts.sentence + (hint(self).map { " " + $0 } ?? "")
     }
 
-    private var sentence: String {
+    /// Each case's sentence, what a caller can do, why the API did not
+    /// answer (for the notice that says what stood in), whether it is no
+    /// answer at all (`meansUnanswered`), the setting behind it, and a few
+    /// words for `unknown (...)` in `--related`: every way of describing an
+    /// error, in one place.
+    private var facts: Facts {
         switch self {
         case .noSuchName(let name, let suggestions):
             let base = "no species is named '\(Excerpt.of(name))'"
-            guard !suggestions.isEmpty else { return base }
-            return base + "; did you mean " + Self.alternatives(suggestions.map { "'\($0)'" }) + "?"
+            return Facts(
+                suggestions.isEmpty
+                    ? base : base + "; did you mean " + Self.alternatives(suggestions.map { "'\($0)'" }) + "?")
         case .ambiguousName(let name, let matches):
-            return
+            return Facts(
                 "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name"
+            )
         case .notFound(let what, let url):
-            return "\(what) does not exist (\(url.redacted) answered 404 Not Found)"
+            return Facts("\(what) does not exist (\(url.redacted) answered 404 Not Found)")
         case .notInBundledData(let what):
-            return "\(what) does not exist in the SWAPI data built into species"
+            return Facts("\(what) does not exist in the SWAPI data built into species")
         case .noSuchPage(let number, let pages, let search):
-            return
-                "page \(number)\(search == nil ? "" : " of the species" + Self.matching(search)) does not exist; there \(pages == 1 ? "is 1 page" : "are \(pages) pages")"
+            return Facts(
+                "page \(number)\(search == nil ? "" : " of the species" + Self.matching(search)) does not exist; "
+                    + "there \(pages == 1 ? "is 1 page" : "are \(pages) pages")")
         case .noResults(let search):
-            return "no species matches '\(Excerpt.of(search))'"
+            return Facts("no species matches '\(Excerpt.of(search))'")
         case .unreachable(let error):
-            if case .timedOut = error.kind {
-                return "\(error.url.redacted) timed out: \(error.detail)"
-            }
-            return "could not reach \(error.url.redacted): \(error.detail)"
+            let timedOut = if case .timedOut = error.kind { true } else { false }
+            // OpenSSL's words for an issuer that no trusted CA vouches for.
+            let issuer = error.kind == .insecureConnection && error.detail.contains("local issuer certificate")
+            return Facts(
+                timedOut
+                    ? "\(error.url.redacted) timed out: \(error.detail)"
+                    : "could not reach \(error.url.redacted): \(error.detail)",
+                .unavailable, cause: error.detail, unanswered: error.meansUnreachable,
+                setting: timedOut ? .timeout : issuer ? .certificates : nil,
+                briefly: timedOut ? "timed out" : "unreachable")
         case .notCached(let url):
-            return "\(url.redacted) is not in the cache, and the client is offline"
+            return Facts(
+                "\(url.redacted) is not in the cache, and the client is offline", .unavailable, setting: .offline)
         case .httpStatus(let status, let url):
-            switch status {
-            case 304: return "\(url.redacted) answered 304 Not Modified to a request that asked for no revalidation"
-            case 300..<400:
-                return
+            let sentence =
+                switch status {
+                case 304: "\(url.redacted) answered 304 Not Modified to a request that asked for no revalidation"
+                case 300..<400:
                     "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) without a Location to follow"
-            default: return "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status))"
-            }
+                default: "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status))"
+                }
+            return Facts(
+                sentence, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true,
+                briefly: "HTTP \(status)")
+        case .notSWAPI(let url, let problem):
+            return Facts(
+                "\(url.redacted) does not answer as SWAPI does: \(problem)", .unavailable, cause: problem,
+                unanswered: true,
+                briefly: "not SWAPI")
         case .rateLimited(let url, let status, let retryAfter):
             var text =
                 "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter))"
             // A date past year 9999 would not read as one.
             if retryAfter < 200 * 365 * 86400 {
-                let until = Timestamp(Date().addingTimeInterval(retryAfter)).text.prefix(16).replacingOccurrences(
-                    of: "T", with: " ")
-                text += "; try again after \(until) UTC"
+                text +=
+                    "; try again after \(Timestamp(Date().addingTimeInterval(retryAfter)).text.prefix(16).replacingOccurrences(of: "T", with: " ")) UTC"
             }
-            return text
+            return Facts(
+                text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true,
+                briefly: "unreachable")
         case .invalidResponse(let url, let problem):
-            return "\(url.redacted) did not answer with SWAPI JSON: \(problem)"
-        case .notSWAPI(let url, let problem):
-            return "\(url.redacted) does not answer as SWAPI does: \(problem)"
-        case .refused(let url, let problem), .tooLarge(let url, let problem), .redirected(let url, let problem):
-            return "\(url.redacted): \(problem)"
+            return Facts(
+                "\(url.redacted) did not answer with SWAPI JSON: \(problem)", .badAnswer,
+                cause: "its answer is not SWAPI JSON",
+                unanswered: true, briefly: "not SWAPI JSON")
+        case .refused(let url, let problem):
+            return Facts("\(url.redacted): \(problem)", .badAnswer, briefly: "link refused")
+        case .tooLarge(let url, let problem):
+            return Facts("\(url.redacted): \(problem)", .badAnswer, setting: .maxResponseSize, briefly: "link refused")
+        case .redirected(let url, let problem):
+            return Facts(
+                "\(url.redacted): \(problem)", .badAnswer, cause: problem, unanswered: true,
+                briefly: "redirected elsewhere")
         case .notASpeciesURL(let text, let expected):
-            return "'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))"
+            return Facts("'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))", .badQuestion)
         case .noServiceAnswered(let failures):
-            return Self.describe(failures)
-        case .unanswered:
-            return message()
+            return Facts(Self.describe(failures), .unavailable, unanswered: true, briefly: "unreachable")
+        case .unanswered(let cause, let host):
+            return Facts("the cache holds no answer from \(host)", cause.kind, setting: .builtInData)
+        }
+    }
+
+    private struct Facts {
+        var sentence: String
+        var kind: Kind
+        /// Nil: the sentence says it.
+        var cause: String?
+        var unanswered: Bool
+        var setting: Setting?
+        var briefly: String
+
+        init(
+            _ sentence: String, _ kind: Kind = .nothingMatched, cause: String? = nil, unanswered: Bool = false,
+            setting: Setting? = nil, briefly: String = "unavailable"
+        ) {
+            (self.sentence, self.kind, self.cause, self.unanswered, self.setting, self.briefly) =
+                (sentence, kind, cause, unanswered, setting, briefly)
         }
     }
 
@@ -145,13 +218,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// portal's page or redirect). SWAPI's own 404 (`notFound`,
     /// `noSuchPage`) and an empty search are answers; so is a rule of the
     /// client broken.
-    var meansUnanswered: Bool {
-        switch self {
-        case .unreachable(let error): error.meansUnreachable
-        case .httpStatus, .notSWAPI, .rateLimited, .invalidResponse, .redirected, .noServiceAnswered: true
-        default: false
-        }
-    }
+    var meansUnanswered: Bool { facts.unanswered }
 
     /// Offline, or standing in, the cache holds no answer.
     var isNotCached: Bool {
@@ -160,31 +227,10 @@ public enum SpeciesError: Error, Sendable, Equatable {
 
     /// Why the API did not answer, in a few words, for the notice that
     /// says what stood in for it.
-    var cause: String {
-        switch self {
-        case .unreachable(let error): error.detail
-        case .httpStatus(let status, _), .rateLimited(_, let status, _):
-            "HTTP \(status) \(HTTPStatusText.reason(status))"
-        case .invalidResponse: "its answer is not SWAPI JSON"
-        case .notSWAPI(_, let problem), .redirected(_, let problem): problem
-        default: sentence
-        }
-    }
+    var cause: String { facts.cause ?? facts.sentence }
 
     /// A few words for `unknown (...)` in the detail text of `--related`.
-    var briefly: String {
-        switch self {
-        case .httpStatus(let status, _): "HTTP \(status)"
-        case .invalidResponse: "not SWAPI JSON"
-        case .notSWAPI: "not SWAPI"
-        case .refused, .tooLarge: "link refused"
-        case .redirected: "redirected elsewhere"
-        case .unreachable(let error):
-            if case .timedOut = error.kind { "timed out" } else { "unreachable" }
-        case .rateLimited, .noServiceAnswered: "unreachable"
-        default: "unavailable"
-        }
-    }
+    var briefly: String { facts.briefly }
 
     /// ` matching 'an'`, for messages about a search; nothing without one.
     package static func matching(_ search: String?) -> String {

@@ -7,15 +7,20 @@ import Synchronization
 /// `HTTPTransport` over URLSession: one data task a request, whose
 /// callbacks reach one session-level delegate (on Linux only a session
 /// delegate sees a task's redirects and bytes). A body is stopped at
-/// `maxResponseSize` as it arrives. Redirects are not followed here: a 3xx
-/// comes back as it is, for `RedirectingTransport`. A request's
-/// `minimumPace` is watched from its start to its end. Cancelling the
-/// calling task ends the request at once.
+/// `maxResponseSize` as it arrives. Redirects are followed here, not by
+/// URLSession: within the origin of the request (`Origin.admits`), at most
+/// `maxRedirects`, each Location read against the URL that sent it; one
+/// anywhere else is refused without being requested, and one without a
+/// Location comes back as it is. A request's `minimumPace` is watched from
+/// its start to its end. It sets no time limit of its own (URLSession's is
+/// a day): the client's deadline is the one (`DeadlineTransport`).
+/// Cancelling the calling task ends the request at once.
 public final class URLSessionTransport: HTTPTransport {
     /// 100 MiB: the default of `maxResponseSize`.
     public static let defaultMaxResponseSize = 100 * 1024 * 1024
+    static let maxRedirects = 10
+    private static let redirects: Set<Int> = [301, 302, 303, 307, 308]
 
-    private let idleTimeout: Double
     private let userAgent: String
     private let delegate: SessionDelegate
     /// Made at the first request: an answer from the cache needs none, and
@@ -26,15 +31,9 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// - Parameters:
     ///   - maxResponseSize: a larger body is refused, and stops downloading there.
-    ///   - idleTimeout: seconds without a byte after which URLSession gives
-    ///     up. It counts idle time only, in whole seconds, so a bound on a
-    ///     whole request needs a deadline around it, as `SpeciesClient` sets.
     ///   - userAgent: the `User-Agent` of every request.
-    public init(
-        maxResponseSize: Int = defaultMaxResponseSize, idleTimeout: Double = 60,
-        userAgent: String = "species/\(SpeciesRelease.version)"
-    ) {
-        self.idleTimeout = idleTimeout
+    public init(maxResponseSize: Int = defaultMaxResponseSize, userAgent: String = "species/\(SpeciesRelease.version)")
+    {
         self.userAgent = userAgent
         delegate = SessionDelegate(maxResponseSize: maxResponseSize)
     }
@@ -53,8 +52,7 @@ public final class URLSessionTransport: HTTPTransport {
             // A session with a URL cache creates ~/.cache/org.swift.foundation.URLCache.
             configuration.urlCache = nil
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            // URLSession truncates it to whole seconds (0.5 would fire at once).
-            configuration.timeoutIntervalForRequest = max(1, idleTimeout.rounded(.up))
+            configuration.timeoutIntervalForRequest = 86_400
             configuration.httpAdditionalHeaders = ["User-Agent": userAgent, "Accept": "application/json"]
             let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
             session = made
@@ -62,8 +60,28 @@ public final class URLSessionTransport: HTTPTransport {
         }
     }
 
-    /// Sends `request` through URLSession; see `HTTPTransport.send(_:)`.
+    /// Sends `request` through URLSession, following redirects within its
+    /// origin; see `HTTPTransport.send(_:)`.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var hop = request
+        for _ in 0...Self.maxRedirects {
+            let response = try await exchange(hop)
+            guard Self.redirects.contains(response.status), let location = response.header("Location"),
+                let target = URL(string: location, relativeTo: hop.url)?.absoluteURL
+            else { return response }
+            guard let from = Origin(request.url), let to = Origin(target), from.admits(to) else {
+                throw TransportError(
+                    .redirectRefused(location: target.redacted), url: request.url,
+                    detail: "it redirects to another origin (\(target.redacted)); not followed")
+            }
+            hop.url = target
+        }
+        throw TransportError(
+            .redirectRefused(location: hop.url.redacted), url: request.url,
+            detail: "it redirects more than \(Self.maxRedirects) times")
+    }
+
+    private func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
@@ -221,7 +239,7 @@ private final class Exchange: Sendable {
     }
 
     /// Answers FoundationNetworking's question whether to follow a
-    /// redirect: never (`RedirectingTransport` decides), and not at all
+    /// redirect: never (`URLSessionTransport.send` decides), and not at all
     /// once the exchange is stopped. FoundationNetworking traps when an
     /// answer comes after its task was cancelled ("Received callback for
     /// HTTP redirection, but we're not waiting for it"; its
