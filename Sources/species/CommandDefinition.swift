@@ -2,7 +2,7 @@
 /// manual page and the completion scripts see it: its names, the
 /// placeholder of its value, the values it accepts, where its value comes
 /// from when it is not given, and what it does. Its typed reading is an
-/// `Option` or a `Flag`, which hold one of these.
+/// `Option`, which holds one of these; a flag binds itself (`bind`).
 struct OptionDefinition: Sendable, Equatable {
     /// Short name first, then long: `["-h", "--help"]`.
     let names: [String]

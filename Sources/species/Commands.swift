@@ -6,17 +6,17 @@ import SpeciesKit
 /// (`ListCommand.options`, `ShowCommand.options`), or the global ones
 /// (`GlobalSettings.options`).
 enum Options {
-    static let help = Flag(definition: OptionDefinition(["-h", "--help"], summary: "Show help information"))
-    static let version = Flag(definition: OptionDefinition(["--version"], summary: "Show the version"))
+    static let help = OptionDefinition(["-h", "--help"], summary: "Show help information")
+    static let version = OptionDefinition(["--version"], summary: "Show the version")
 
     /// The global options, as the root's help explains them; `list` and
     /// `show` take them all.
-    static let global = GlobalSettings.options.map(\.definition) + [version.definition]
+    static let global = GlobalSettings.options.map(\.definition) + [version]
 
     /// The global options that every command takes: the others mean nothing
     /// to a command that asks no service, which refuses them.
     static let everywhere =
-        GlobalSettings.options.groups(["--color", "--quiet", "--verbose"])[0] + [version.definition]
+        GlobalSettings.options.groups(["--color", "--quiet", "--verbose"])[0] + [version]
 }
 
 /// The commands of `species` (contract: docs/cli.md).
@@ -24,7 +24,7 @@ enum Commands {
     static let list = CommandDefinition(
         path: "species list",
         abstract: "Print one page of species, every page, or the first n, as a table, TSV, CSV, Markdown or JSON.",
-        options: ListCommand.options.map(\.definition) + [Options.help.definition],
+        options: ListCommand.options.map(\.definition) + [Options.help],
         globalOptions: Options.global,
         exclusive: ListCommand.options.groups(
             ["--page", "--all-pages"], ["--page", "--limit"], ["--format", "--json", "--jsonl"]),
@@ -49,7 +49,7 @@ enum Commands {
                     "A species name, matched case-insensitively: an exact match wins, else the single species whose name holds every word. Or a species id, or a species URL of one of the services."
             )
         ],
-        options: ShowCommand.options.map(\.definition) + [Options.help.definition],
+        options: ShowCommand.options.map(\.definition) + [Options.help],
         globalOptions: Options.global,
         examples: [
             Example(command: "species show wookie", description: "The Wookie's description."),
@@ -71,7 +71,7 @@ enum Commands {
                     "info: where the cache is, how many entries and how old, and which service answers; clear: remove every entry."
             )
         ],
-        options: [Options.help.definition], globalOptions: Options.everywhere,
+        options: [Options.help], globalOptions: Options.everywhere,
         examples: [
             Example(command: "species cache info", description: "Where the cache is, and what it holds."),
             Example(command: "species cache clear", description: "Empty it."),
@@ -81,7 +81,7 @@ enum Commands {
         path: "species completions",
         abstract: "Print a script that completes species' commands, options and species names in a shell.",
         arguments: [.choosing(Shell.allCases.map(\.rawValue), help: "The shell.")],
-        options: [Options.help.definition], globalOptions: Options.everywhere,
+        options: [Options.help], globalOptions: Options.everywhere,
         examples: [
             Example(command: "source <(species completions bash)", description: "Completion in this bash."),
             Example(
@@ -93,7 +93,7 @@ enum Commands {
         path: "species help",
         abstract: "Show help for a subcommand.",
         arguments: [ArgumentDefinition(label: "<subcommand>", help: "The subcommand to explain.", optional: true)],
-        options: [Options.help.definition], globalOptions: Options.everywhere,
+        options: [Options.help], globalOptions: Options.everywhere,
         examples: [
             Example(command: "species help list", description: "The options of list."),
             Example(command: "species help", description: "The subcommands."),
@@ -102,23 +102,23 @@ enum Commands {
     /// For the completion scripts: the names of cached (else bundled) species.
     static let completeNames = CommandDefinition(
         path: "species __complete-names", abstract: "Print the species names known offline, one a line.",
-        options: [Options.help.definition], globalOptions: GlobalSettings.options.groups(["--base-url"])[0],
+        options: [Options.help], globalOptions: GlobalSettings.options.groups(["--base-url"])[0],
         hidden: true)
 
     /// For `make man`: the manual page.
     static let manualPage = CommandDefinition(
-        path: "species __manpage", abstract: "Print the manual page.", options: [Options.help.definition],
+        path: "species __manpage", abstract: "Print the manual page.", options: [Options.help],
         globalOptions: Options.everywhere, hidden: true)
 
     /// Whether the workarounds of Sources/URLSessionFixes are in place.
     static let selfCheck = CommandDefinition(
         path: "species __selfcheck", abstract: "Say which workarounds for FoundationNetworking are engaged.",
-        options: [Options.help.definition], globalOptions: Options.everywhere, hidden: true)
+        options: [Options.help], globalOptions: Options.everywhere, hidden: true)
 
     static let root = CommandDefinition(
         path: "species",
         abstract: "Browse the species of the Star Wars API (SWAPI) from the command line.",
-        options: Options.global + [Options.help.definition],
+        options: Options.global + [Options.help],
         examples: [
             Example(command: "species list", description: "The first page of species, as a table."),
             Example(

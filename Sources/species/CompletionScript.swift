@@ -254,11 +254,11 @@ enum CompletionScript {
             script +=
                 "complete -c species -n 'not __fish_seen_subcommand_from \(anyCommand)' -a \(command.name) -d \(fishQuoted(brief(command.abstract)))\n"
         }
-        for option in Options.global + [Options.help.definition] {
+        for option in Options.global + [Options.help] {
             script += fishOption(option, condition: nil)
         }
         for command in commands {
-            for option in command.options where option != Options.help.definition {
+            for option in command.options where option != Options.help {
                 script += fishOption(option, condition: "__fish_seen_subcommand_from \(command.name)")
             }
             switch arguments(of: command) {

@@ -43,12 +43,10 @@ struct GlobalSettings: Equatable {
             let roots = try parsed.values(of: baseURL, environment: environment).flatMap { $0 }
             settings.client.roots = roots.isEmpty ? baseURL.defaultValue : roots
         },
-        Flag(
-            definition: OptionDefinition(
-                ["--no-fallback"], environment: "SWAPI_NO_FALLBACK", shownDefault: "off",
-                summary:
-                    "When no service can answer, fail rather than answer from the cache or the SWAPI data built into species"
-            )
+        OptionDefinition(
+            ["--no-fallback"], environment: "SWAPI_NO_FALLBACK", shownDefault: "off",
+            summary:
+                "When no service can answer, fail rather than answer from the cache or the SWAPI data built into species"
         ).bind { $0.client.fallback = false },
         Option(
             OptionDefinition(
@@ -75,9 +73,8 @@ struct GlobalSettings: Equatable {
             Rejection.wholeNumber(
                 $0, in: 1...1 << 40, expected: "a whole number of bytes from 1 to 1099511627776 (1 TiB)")
         }.bind(\.client.maxResponseSize),
-        Flag(
-            definition: OptionDefinition(
-                ["--serial"], summary: "Follow next links one page at a time, instead of fetching pages at once")
+        OptionDefinition(
+            ["--serial"], summary: "Follow next links one page at a time, instead of fetching pages at once"
         ).bind(\.client.serial),
         Option(
             OptionDefinition(
@@ -86,14 +83,13 @@ struct GlobalSettings: Equatable {
                 summary: "How long a cached response is used without asking the server"),
             default: CachePolicy.defaultMaxAge, expected: "a number of seconds from 0 up"
         ) { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } }.bind(\.client.cache.maxAge),
-        Flag(definition: OptionDefinition(["--refresh"], summary: "Revalidate cached responses with the server now"))
+        OptionDefinition(["--refresh"], summary: "Revalidate cached responses with the server now")
             .bind { $0.client.cache.mode = .refresh },
-        Flag(definition: OptionDefinition(["--no-cache"], summary: "Neither read nor write the cache"))
+        OptionDefinition(["--no-cache"], summary: "Neither read nor write the cache")
             .bind { $0.client.cache.directory = nil },
-        Flag(
-            definition: OptionDefinition(
-                ["--offline"],
-                summary: "Never use the network: answer from the cache, else from the SWAPI data built into species")
+        OptionDefinition(
+            ["--offline"],
+            summary: "Never use the network: answer from the cache, else from the SWAPI data built into species"
         ).bind { $0.client.cache.mode = .offline },
         Option(
             OptionDefinition(
@@ -103,16 +99,14 @@ struct GlobalSettings: Equatable {
                     "Colour: \(SpeciesError.alternatives(ColorMode.allCases.map(\.rawValue))); auto is on a terminal, unless NO_COLOR is set or TERM=dumb"
             ), default: .auto, read: Rejection.choice
         ).bind(\.colorMode),
-        Flag(
-            definition: OptionDefinition(
-                ["-q", "--quiet"], summary: "No hints, progress or warnings on stderr; errors still")
+        OptionDefinition(
+            ["-q", "--quiet"], summary: "No hints, progress or warnings on stderr; errors still"
         ).bind(\.quiet),
-        Flag(
-            definition: OptionDefinition(
-                ["-v", "--verbose"],
-                summary:
-                    "Tell on stderr each request (URL, status, bytes, milliseconds; from the network, revalidated or from the cache), "
-                    + "each service given up on, dialects and the page plan")
+        OptionDefinition(
+            ["-v", "--verbose"],
+            summary:
+                "Tell on stderr each request (URL, status, bytes, milliseconds; from the network, revalidated or from the cache), "
+                + "each service given up on, dialects and the page plan"
         ).bind(\.verbose),
     ]
 

@@ -26,11 +26,11 @@ extension Invocation {
         let beforeSeparator = arguments.prefix { $0 != "--" }
         // Asked only for help: other commands need no look at the terminal here.
         var helpWidth: Int { Terminal.width(environment: environment) ?? HelpFormatter.standardWidth }
-        if arguments.isEmpty || beforeSeparator.contains(where: Options.help.definition.names.contains) {
+        if arguments.isEmpty || beforeSeparator.contains(where: Options.help.names.contains) {
             self = .help(Self.helpText(for: command, width: helpWidth))
             return
         }
-        if beforeSeparator.contains(where: Options.version.definition.names.contains) {
+        if beforeSeparator.contains(where: Options.version.names.contains) {
             self = .version
             return
         }

@@ -108,9 +108,8 @@ extension ListCommand {
                 summary: "Print page <n>; SWAPI pages hold \(SpeciesPage.size) species"),
             default: 1
         ) { Rejection.wholeNumber($0, in: 1...Int.max, expected: "a whole number from 1 up") }.bind(\.page),
-        Flag(
-            definition: OptionDefinition(
-                ["--all-pages"], summary: "Follow the API's next links and print every species")
+        OptionDefinition(
+            ["--all-pages"], summary: "Follow the API's next links and print every species"
         ).bind(\.allPages),
         Option<String?>(
             OptionDefinition(
@@ -127,11 +126,10 @@ extension ListCommand {
                     "\(SpeciesError.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values, CSV (RFC 4180), a Markdown table, one JSON array, or one JSON object a line"
             ), default: .table, read: Rejection.choice
         ).bind(\.format),
-        Flag(definition: OptionDefinition(["--json"], summary: "The same as --format json: one JSON array"))
+        OptionDefinition(["--json"], summary: "The same as --format json: one JSON array")
             .bind { $0.format = .json },
-        Flag(
-            definition: OptionDefinition(
-                ["--jsonl"], summary: "The same as --format jsonl: one compact JSON object a line")
+        OptionDefinition(
+            ["--jsonl"], summary: "The same as --format jsonl: one compact JSON object a line"
         ).bind { $0.format = .jsonl },
         Option<SpeciesOrder?>(
             OptionDefinition(
@@ -140,7 +138,7 @@ extension ListCommand {
                     "Order by \(SpeciesError.alternatives(SpeciesOrder.allCases.map(\.rawValue))); numbers as numbers, unknown values last"
             ), default: nil
         ) { Rejection.choice($0).map(Optional.some) }.bind(\.order),
-        Flag(definition: OptionDefinition(["--reverse"], summary: "Reverse the order (of --sort, or of the API)"))
+        OptionDefinition(["--reverse"], summary: "Reverse the order (of --sort, or of the API)")
             .bind(\.reversed),
         Option<[SpeciesField]?>(
             OptionDefinition(

@@ -52,14 +52,14 @@ enum ManualPage {
                 page.text(Roff.italic(argument.label))
                 page.text(Roff.escape(argument.help))
             }
-            for option in command.options where option != Options.help.definition {
+            for option in command.options where option != Options.help {
                 page.option(option)
             }
         }
 
         page.section("GLOBAL OPTIONS")
         page.paragraph("Before or after the subcommand; an option wins over its environment variable.")
-        for option in Options.global + [Options.help.definition] {
+        for option in Options.global + [Options.help] {
             page.option(option)
         }
 

@@ -60,12 +60,6 @@ struct Option<Value: Sendable>: Sendable {
     }
 }
 
-/// An option without a value, which an environment variable may set too
-/// (`--no-fallback`, `SWAPI_NO_FALLBACK=1`).
-struct Flag: Sendable {
-    let definition: OptionDefinition
-}
-
 /// An option a command takes, bound to what it sets: the definition that
 /// parsing, help, the manual page and the completions see, and how its
 /// value lands in the command. A command's options are its bindings, so it
@@ -85,17 +79,17 @@ extension Option {
     }
 }
 
-extension Flag {
-    /// Whether it is set, at `path`.
+extension OptionDefinition {
+    /// A flag: whether it is given (or its environment variable says so), at `path`.
     func bind<Command>(_ path: WritableKeyPath<Command, Bool> & Sendable) -> Binding<Command> {
-        Binding(definition: definition) { parsed, environment, command in
+        Binding(definition: self) { parsed, environment, command in
             command[keyPath: path] = parsed.isSet(self, environment: environment)
         }
     }
 
-    /// `set` applied when it is set.
+    /// A flag: `set` applied when it is given (or its environment variable says so).
     func bind<Command>(_ set: @escaping @Sendable (inout Command) -> Void) -> Binding<Command> {
-        Binding(definition: definition) { parsed, environment, command in
+        Binding(definition: self) { parsed, environment, command in
             if parsed.isSet(self, environment: environment) { set(&command) }
         }
     }
@@ -135,11 +129,11 @@ extension ParsedArguments {
         return [try read(text, by: option, source: variable)]
     }
 
-    /// Whether the flag is given, or its environment variable says so.
-    func isSet(_ flag: Flag, environment: [String: String]) -> Bool {
-        has(flag.definition)
-            || flag.definition.environment.map { ["1", "true", "yes"].contains(environment[$0]?.lowercased() ?? "") }
-                ?? false
+    /// Whether the flag is given, or its environment variable says so
+    /// (`SWAPI_NO_FALLBACK=1`).
+    func isSet(_ flag: OptionDefinition, environment: [String: String]) -> Bool {
+        has(flag)
+            || flag.environment.map { ["1", "true", "yes"].contains(environment[$0]?.lowercased() ?? "") } ?? false
     }
 
     private func read<Value>(_ text: String, by option: Option<Value>, source: String) throws(UsageError) -> Value {

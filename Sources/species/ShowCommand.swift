@@ -27,10 +27,9 @@ struct ShowCommand: Sendable, Equatable {
 extension ShowCommand {
     /// The options of `species show` (docs/cli.md), each read into its property.
     static let options: [Binding<ShowCommand>] = [
-        Flag(definition: OptionDefinition(["--json"], summary: "Print one JSON object")).bind(\.json),
-        Flag(
-            definition: OptionDefinition(
-                ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)")
+        OptionDefinition(["--json"], summary: "Print one JSON object").bind(\.json),
+        OptionDefinition(
+            ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)"
         ).bind(\.related),
     ]
 }
