@@ -20,7 +20,9 @@ extension SpeciesClient {
         _ transport: any HTTPTransport, diagnostics: any Diagnostics = RecordingDiagnostics(),
         configure: (inout Configuration) -> Void = { _ in }
     ) -> SpeciesClient {
-        var configuration = Configuration(roots: [.swapi], retries: 0, fallback: false)
+        // A deadline for tests that are not about time, long enough for a
+        // machine that builds species beside the tests, as CI's does.
+        var configuration = Configuration(roots: [.swapi], timeout: 120, retries: 0, fallback: false)
         configure(&configuration)
         return SpeciesClient(configuration: configuration, transport: transport, diagnostics: diagnostics)
     }
