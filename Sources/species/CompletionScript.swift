@@ -255,7 +255,10 @@ enum CompletionScript {
                 "complete -c species -n 'not __fish_seen_subcommand_from \(anyCommand)' -a \(command.name) -d \(fishQuoted(brief(command.abstract)))\n"
         }
         for option in Options.global + [Options.help] {
-            script += fishOption(option, condition: nil)
+            // Not after a command that refuses it.
+            let refusing = commands.filter { !$0.globalOptions.contains(option) && option != Options.help }
+            let condition = "not __fish_seen_subcommand_from " + refusing.map(\.name).joined(separator: " ")
+            script += fishOption(option, condition: refusing.isEmpty ? nil : condition)
         }
         for command in commands {
             for option in command.options where option != Options.help {

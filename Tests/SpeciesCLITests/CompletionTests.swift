@@ -108,7 +108,7 @@ struct CompletionTests {
         let script = """
             species completions fish | source; or exit 9
             for line in 'species show wook' 'species list --sort ' 'species list --fields name,cl' 'species ca' 'species list --rev' \\
-                    'species list --format '
+                    'species list --format ' 'species cache --ti' 'species list --ti'
                 echo "== $line"
                 complete -C $line
             end
@@ -122,7 +122,7 @@ struct CompletionTests {
             sections == [
                 ["Wookie"], ["height", "lifespan", "name"], ["name,classification", "name,classification,"], ["cache"],
                 ["--reverse"],
-                ["csv", "json", "jsonl", "markdown", "table", "tsv"],
+                ["csv", "json", "jsonl", "markdown", "table", "tsv"], [], ["--timeout"],
             ])
         // A value carries a short description (what it is), not its option's
         // whole help; an option, the first clause of its help.

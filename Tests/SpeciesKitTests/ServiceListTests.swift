@@ -6,7 +6,7 @@ import TestSupport
 
 /// SWAPI's services, as recorded from swapi.dev, served under each host of
 /// a list as that host would: its own links. A host in `failing` fails as
-/// it says; every request is recorded with its first-byte bound.
+/// it says; every request is recorded with the pace it must keep.
 private final class Services: HTTPTransport {
     private let recorded: StubTransport
     private let failing: [String: StubTransport.Reply]

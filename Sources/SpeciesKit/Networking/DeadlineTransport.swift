@@ -1,8 +1,8 @@
 import Synchronization
 
-/// Bounds each request from its start to its last byte. URLSession's own
-/// timeout only counts idle time in whole seconds, so a server that drips a
-/// byte a second would never time out without this. The deadline holds
+/// Bounds each request from its start to its last byte: the one deadline
+/// of a request (URLSession's own timeout counts only idle time, in whole
+/// seconds, and is set out of the way). The deadline holds
 /// whatever the transport below is doing: when it passes, the request is
 /// cancelled and the caller goes on at once, without waiting for the
 /// transport to notice. In a service's turn (`ServiceTurn`), the request
