@@ -48,16 +48,16 @@ enum SpeciesMain {
         case .list(var command, let settings):
             command.terminal = Terminal.detect(
                 environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
-            return await run(command.run, settings, environment: environment, terminal: command.terminal)
+            return await run(command.run, settings, terminal: command.terminal)
         case .show(var command, let settings):
             let terminal = Terminal.detect(
                 environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
             command.color = terminal.color
-            return await run(command.run, settings, environment: environment, terminal: terminal)
+            return await run(command.run, settings, terminal: terminal)
         case .completeNames(var settings):
             settings.client.cache.mode = .offline
             settings.quiet = true
-            return await run(NamesCommand().run, settings, environment: environment, terminal: Terminal())
+            return await run(NamesCommand().run, settings, terminal: Terminal())
         }
 
         /// A command that asks no service: its stderr has only the error.
@@ -68,8 +68,7 @@ enum SpeciesMain {
         /// A command that may use the network, with the certificates to
         /// trust; a certificate variable that cannot be used is a usage error.
         func run(
-            _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings,
-            environment: [String: String], terminal: Terminal
+            _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, terminal: Terminal
         ) async -> ExitStatus {
             let diagnostics = StandardErrorDiagnostics(
                 quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress)
