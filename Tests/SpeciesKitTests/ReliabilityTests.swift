@@ -123,6 +123,18 @@ struct RetryTests {
                 "retry 1 of 3 in 0.4 s: https://swapi.dev/api/species/: it answered HTTP \(code) ") == true)
     }
 
+    /// `--verbose` tells each attempt, not only the last.
+    @Test func eachAttemptIsTraced() async throws {
+        let script = ScriptedTransport([status(503), .failure(.connectionLost), status(200)])
+        _ = try await retrying(script).send(HTTPRequest(url: url))
+        let traces = diagnostics.traces
+        #expect(traces.count == 3, "\(traces)")
+        #expect(traces[0].hasPrefix("GET https://swapi.dev/api/species/: 503 Service Unavailable, 2 bytes, "))
+        #expect(traces[1].hasPrefix("GET https://swapi.dev/api/species/: failed after "))
+        #expect(traces[1].hasSuffix(" ms: scripted connectionLost"))
+        #expect(traces[2].hasSuffix(" ms, from the network"))
+    }
+
     @Test(arguments: [400, 401, 403, 404, 410, 418])
     func otherClientErrorsAreNotRetried(code: Int) async throws {
         let script = ScriptedTransport([status(code), status(200)])

@@ -25,9 +25,7 @@ final class CacheAge: Sendable {
 /// - `cacheOnly` answers from an entry of any age, or not at all.
 ///
 /// With a `draft`, what is to be written waits there until the answer it
-/// is part of is whole (`AnswerDraft`). Each request is told to the
-/// diagnostics' `trace`: its URL, and its status, size and time, and
-/// whether it revalidated the cached copy; or why it failed.
+/// is part of is whole (`AnswerDraft`).
 struct Fetcher: Sendable {
     let network: any HTTPTransport
     let cache: ResponseCache?
@@ -74,7 +72,12 @@ struct Fetcher: Sendable {
         var request = HTTPRequest(url: url)
         request.headers["If-None-Match"] = entry?.etag
         request.headers["If-Modified-Since"] = entry?.lastModified
-        let response = try await send(request)
+        let response: HTTPResponse
+        do {
+            response = try await network.send(request)
+        } catch let error as TransportError {
+            throw Self.failure(error)
+        }
         switch response.status {
         case 304 where entry != nil:
             guard var entry, let cached else { break }
@@ -96,27 +99,6 @@ struct Fetcher: Sendable {
             break
         }
         throw SpeciesError.httpStatus(response.status, url: url)
-    }
-
-    /// The network's response to `request`, told to the trace.
-    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let start = ContinuousClock.now
-        func elapsed() -> String {
-            let elapsed = (ContinuousClock.now - start).components
-            return "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000) ms"
-        }
-        let line = "GET \(request.url.redacted)"
-        do {
-            let response = try await network.send(request)
-            let revalidated = response.status == 304 && request.headers.keys.contains { $0.hasPrefix("If-") }
-            diagnostics.trace(
-                "\(line): \(response.status) \(HTTPStatusText.reason(response.status)), \(response.body.count) bytes, "
-                    + "\(elapsed()), \(revalidated ? "revalidated: the cached copy is current" : "from the network")")
-            return response
-        } catch let error as TransportError {
-            diagnostics.trace("\(line): failed after \(elapsed()): \(error.detail)")
-            throw Self.failure(error)
-        }
     }
 
     /// What `read` makes of `body`, once the body is known to hold no more

@@ -58,7 +58,7 @@ struct PageWalk {
     /// Hands over each page, with its URL, in API order.
     func run(_ deliver: (URL, [StarWarsSpecies]) async throws -> Void) async throws -> Summary {
         var summary = Summary()
-        var requests = PageRequests(walk: self, wanted: expectedPages)
+        var pages = PageRequests(walk: self, wanted: expectedPages)
         if expectedPages <= 1 {
             // One page expected, as an answer from the cache or a search
             // usually is: asked here, and when it is the only one, handed
@@ -70,7 +70,7 @@ struct PageWalk {
                 try await deliver(pageURL(1), summary.fresh(first.species))
                 return summary
             }
-            requests.hold(first, as: 1)
+            pages.hold(first, as: 1)
         }
         return try await withThrowingTaskGroup(of: CappedRequests<ListingBody>.Arrival.self, returning: Summary.self) {
             group in
@@ -79,10 +79,10 @@ struct PageWalk {
             var before: (url: URL, page: ListingBody)?
             for number in 1... {
                 let url = pageURL(number)
-                let wanted = requests.requests.wanted
+                let wanted = pages.requests.wanted
                 diagnostics.progress(
                     "fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
-                let page = try await requests.page(number, in: &group).mapError { Self.blame($0, on: before?.url) }
+                let page = try await pages.page(number, in: &group).mapError { Self.blame($0, on: before?.url) }
                     .get()
                 if let before, !links(page.previous, from: url, to: number - 1) {
                     // The server's chain is not the pattern's: from the page
@@ -91,7 +91,7 @@ struct PageWalk {
                 }
                 if number == 1 {
                     summary.counted = page.count
-                    requests.requests.want(pagesWanted(after: page))
+                    pages.requests.want(pagesWanted(after: page))
                 }
                 try await deliver(url, summary.fresh(page.species))
                 visited.insert(url.absoluteString)
@@ -103,7 +103,7 @@ struct PageWalk {
                     throw SpeciesError.refused(
                         url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
                 }
-                requests.requests.want(number + 1)
+                pages.requests.want(number + 1)
                 before = (url, page)
             }
             return summary

@@ -146,8 +146,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter))"
             // A date past year 9999 would not read as one.
             if retryAfter < 200 * 365 * 86400 {
-                text +=
-                    "; try again after \(Timestamp(Date().addingTimeInterval(retryAfter)).text.prefix(16).replacingOccurrences(of: "T", with: " ")) UTC"
+                let until = Timestamp(Date().addingTimeInterval(retryAfter)).text.prefix(16)
+                text += "; try again after \(until.replacingOccurrences(of: "T", with: " ")) UTC"
             }
             return Facts(
                 text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true,

@@ -3,8 +3,10 @@ import Foundation
 /// Retries what may succeed a moment later: HTTP 429, 500, 502, 503 and 504,
 /// and dropped connections. Waits grow exponentially with jitter, or follow
 /// the server's `Retry-After` when it asks for at most `maxRetryAfter`
-/// seconds; a longer `Retry-After` fails at once. Each retry is announced.
-/// Timeouts and other 4xx are not retried.
+/// seconds; a longer `Retry-After` fails at once. Each retry is announced,
+/// and each attempt told to the trace: its URL, its status, size and time,
+/// and whether it revalidated the cached copy; or why it failed. Timeouts
+/// and other 4xx are not retried.
 struct RetryingTransport: HTTPTransport {
     struct Policy: Sendable {
         var retries: Int
@@ -52,7 +54,7 @@ struct RetryingTransport: HTTPTransport {
         while true {
             let response: HTTPResponse
             do {
-                response = try await base.send(request)
+                response = try await traced(request)
             } catch let error as TransportError where error.kind == .connectionLost && attempt < policy.retries {
                 try await announceAndWait(attempt: attempt, seconds: nil, url: request.url, reason: error.detail)
                 attempt += 1
@@ -69,6 +71,27 @@ struct RetryingTransport: HTTPTransport {
             let reason = "it answered HTTP \(response.status) \(HTTPStatusText.reason(response.status))"
             try await announceAndWait(attempt: attempt, seconds: retryAfter, url: request.url, reason: reason)
             attempt += 1
+        }
+    }
+
+    /// One attempt, told to the trace.
+    private func traced(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let start = ContinuousClock.now
+        func elapsed() -> String {
+            let elapsed = (ContinuousClock.now - start).components
+            return "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000) ms"
+        }
+        let line = "GET \(request.url.redacted)"
+        do {
+            let response = try await base.send(request)
+            let revalidated = response.status == 304 && request.headers.keys.contains { $0.hasPrefix("If-") }
+            diagnostics.trace(
+                "\(line): \(response.status) \(HTTPStatusText.reason(response.status)), \(response.body.count) bytes, "
+                    + "\(elapsed()), \(revalidated ? "revalidated: the cached copy is current" : "from the network")")
+            return response
+        } catch let error as TransportError {
+            diagnostics.trace("\(line): failed after \(elapsed()): \(error.detail)")
+            throw error
         }
     }
 
