@@ -70,7 +70,12 @@ INSTALLED = $(BIN_DIR)/species $(MAN_DIR)/species.1 $(BASH_DIR)/species $(ZSH_DI
 build:
 	$(SWIFT) build $(BUILD_INFO)
 
+# End-to-end tests run the installed build too, where its paths differ
+# (Tests/TestSupport/SpeciesRunner.swift): it is installed here, once,
+# before the tests, into .build/test-install.
 test:
+	@$(MAKE) --no-print-directory install PREFIX="$(abspath .build/test-install)" SCRATCH="$(abspath .build/test-release)" \
+	  HINTS=no >/dev/null
 	$(SWIFT) test
 
 # The build's progress goes to stderr, so that `make -s run ARGS="... --json"

@@ -52,7 +52,8 @@ struct GlobalSettings: Equatable {
             OptionDefinition(
                 ["--timeout"], value: "seconds", environment: "SWAPI_TIMEOUT", shownDefault: "15",
                 summary:
-                    "A deadline on each request, first byte to last, and on trying the services in turn; fractions allowed"
+                    "The deadline of the whole command: every service, page, retry, wait and related resource it asks "
+                    + "of the network ends within it, then the cache or the built-in data answers; fractions allowed"
             ),
             default: SpeciesClient.Configuration.defaultTimeout, expected: "a number of seconds from 0.001 to 86400"
         ) { Double($0).flatMap { (0.001...86400).contains($0) ? $0 : nil } }.bind(\.client.timeout),

@@ -3,13 +3,15 @@ import SpeciesKit
 import URLSessionFixes
 
 /// `species __selfcheck`: which of the workarounds of Sources/URLSessionFixes
-/// are engaged for FoundationNetworking's transfers, after one request (to
-/// a port of 127.0.0.1 where nothing listens). It succeeds only when all
+/// are engaged for FoundationNetworking's transfers, after one request of a
+/// client (to a port of 127.0.0.1 where nothing listens). It succeeds only when all
 /// are; the build that links them in some other way than the tests expect
 /// says so here.
 struct SelfCheckCommand: Sendable {
     func run(_ output: any OutputSink) async throws {
-        _ = try? await URLSessionTransport().send(HTTPRequest(url: try Self.nowhere()))
+        let nowhere = SpeciesClient.Configuration(
+            roots: [try Self.nowhere()], retries: 0, cache: CachePolicy(directory: nil), fallback: false)
+        _ = try? await SpeciesClient(configuration: nowhere).page()
         let status = url_session_fixes_check()
         let workarounds = [
             ("socket-callback wrapper", status.socket_wrapper != 0),
@@ -26,8 +28,8 @@ struct SelfCheckCommand: Sendable {
         }
     }
 
-    /// A URL of 127.0.0.1 at a port just found free, so nothing answers.
-    private static func nowhere() throws -> URL {
+    /// An API root of 127.0.0.1 at a port just found free, so nothing answers.
+    private static func nowhere() throws -> APIRoot {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
@@ -39,9 +41,9 @@ struct SelfCheckCommand: Sendable {
                 bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
             }
         }
-        guard found, let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/") else {
+        guard found, let root = APIRoot("http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/api/") else {
             throw CommandError("no port of 127.0.0.1 is free", status: .internalError)
         }
-        return url
+        return root
     }
 }

@@ -7,8 +7,7 @@ import TestSupport
 struct CacheEndToEndTests {
     let server = ServerSession()
     /// A cache folder of this test's own.
-    let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "species-cache-e2e-\(UUID().uuidString)")
+    let cacheHome = Fixtures.temporaryFolder("cache-e2e")
 
     private var species: SpeciesRunner { SpeciesRunner(server, cacheHome: cacheHome) }
 
@@ -57,12 +56,12 @@ struct CacheEndToEndTests {
     @Test func offlineWithAnEmptyCacheUsesTheBundledSnapshot() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         let root = "http://127.0.0.1:\(ClosedPort.find())/api/"
-        let result = try await SpeciesBinary.run(
+        let result = try await SpeciesRunner()(
             ["--offline", "--base-url", root, "list", "--all-pages"], environment: ["XDG_CACHE_HOME": cacheHome.path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/all-pages.txt")))
         #expect(result.stderr == "offline: answering from the SWAPI data built into species (recorded 2026-11-21)\n")
-        let show = try await SpeciesBinary.run(
+        let show = try await SpeciesRunner()(
             ["--offline", "show", "yoda's"], environment: ["XDG_CACHE_HOME": cacheHome.path])
         #expect(show.stdout == (try Fixtures.text("golden/show/6.txt")))
     }
@@ -123,11 +122,11 @@ struct CacheEndToEndTests {
     }
 
     @Test func urlSessionMakesNoFoldersOfItsOwn() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("species-home-\(UUID().uuidString)")
+        let home = Fixtures.temporaryFolder("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
         let root = try await server.root()
-        let result = try await SpeciesBinary.run(["--base-url", root, "show", "3"], environment: ["HOME": home.path])
+        let result = try await SpeciesRunner()(["--base-url", root, "show", "3"], environment: ["HOME": home.path])
         #expect(result.status == 0)
         let made = FileManager.default.subpaths(atPath: home.path)?.filter { !$0.hasPrefix(".cache/species") } ?? []
         #expect(made == [".cache"], "only species' own cache folder: \(made)")
@@ -135,7 +134,7 @@ struct CacheEndToEndTests {
 
     @Test(arguments: [["--refresh", "--offline"], ["--refresh", "--no-cache"]])
     func contradictoryCacheOptionsAreUsageErrors(options: [String]) async throws {
-        let result = try await SpeciesBinary.run(["list"] + options)
+        let result = try await SpeciesRunner()(["list"] + options)
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("error: '\(options[0])' and '\(options[1])' cannot be used together\n"))
     }

@@ -12,13 +12,13 @@ private func installed(_ path: String) -> Bool { FileManager.default.isExecutabl
 @Suite("Shell completions")
 struct CompletionTests {
     /// Under the test run's home, which `make clean` removes.
-    let cache = SpeciesBinary.home.appendingPathComponent("completion-cache-\(UUID().uuidString)")
+    let cache = Fixtures.temporaryFolder("completion-cache")
 
     private var environment: [String: String] {
         let path =
-            SpeciesBinary.url.deletingLastPathComponent().path + ":"
+            SpeciesBuild.debugFolder.path + ":"
             + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        return SpeciesBinary.environment(["PATH": path, "XDG_CACHE_HOME": cache.path])
+        return ChildProcess.environment(["PATH": path, "XDG_CACHE_HOME": cache.path])
     }
 
     private func shell(_ shell: String, _ arguments: [String]) async throws -> ProcessResult {
@@ -140,14 +140,14 @@ struct CompletionTests {
         let server = ServerSession()
         let root = try await server.root(fault: "escape-name")
         let environment = environment.merging(["SWAPI_BASE_URL": root]) { $1 }
-        let fromSnapshot = try await SpeciesBinary.run(["__complete-names"], environment: environment)
+        let fromSnapshot = try await SpeciesRunner()(["__complete-names"], environment: environment)
         #expect(fromSnapshot.status == 0, "\(fromSnapshot)")
         #expect(fromSnapshot.stdout.split(separator: "\n").first == "Human")
         #expect(try await server.requests(fault: "escape-name") == [])
 
-        let listed = try await SpeciesBinary.run(["list", "--all-pages", "-q"], environment: environment)
+        let listed = try await SpeciesRunner()(["list", "--all-pages", "-q"], environment: environment)
         #expect(listed.status == 0)
-        let fromCache = try await SpeciesBinary.run(["__complete-names"], environment: environment)
+        let fromCache = try await SpeciesRunner()(["__complete-names"], environment: environment)
         let names = fromCache.stdout.split(separator: "\n")
         // The cached page 1, whose Human has control characters: left out.
         #expect(names.count == 36)

@@ -13,7 +13,7 @@ struct EdgesEndToEndTests {
     let session = ServerSession(on: EdgesEndToEndTests.server)
 
     private func installed(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await SpeciesBuild.installed.run(["--no-cache"] + arguments, environment: environment)
+        try await SpeciesRunner(build: .installed)(["--no-cache"] + arguments, environment: environment)
     }
 
     // MARK: 1. Names whole on a narrow terminal
@@ -74,29 +74,26 @@ struct EdgesEndToEndTests {
 
     // MARK: 4. A non-blocking stdout
 
-    /// A parent that leaves its pipe non-blocking, and reads it late: every
-    /// line arrives, exit 0 (before: exit 74 after 65,536 bytes).
+    /// A parent that leaves its pipe non-blocking, and reads it only once
+    /// species has filled it: every line arrives, exit 0 (before: exit 74
+    /// after 65,536 bytes).
     @Test(arguments: SpeciesBuild.allCases)
     func aNonBlockingPipeGetsEveryLine(build: SpeciesBuild) async throws {
         let script = """
-            import fcntl, json, os, subprocess, sys, time
+            import array, fcntl, json, os, subprocess, sys, termios, time
             read, write = os.pipe()
             fcntl.fcntl(write, fcntl.F_SETFL, fcntl.fcntl(write, fcntl.F_GETFL) | os.O_NONBLOCK)
             child = subprocess.Popen(sys.argv[1:], stdout=write, stderr=subprocess.PIPE)
             os.close(write)
-            time.sleep(0.5)
+            capacity, waiting = fcntl.fcntl(read, 1032), array.array("i", [0])  # F_GETPIPE_SZ
+            while fcntl.ioctl(read, termios.FIONREAD, waiting) == 0 and waiting[0] < capacity and child.poll() is None:
+                time.sleep(0.01)
             with os.fdopen(read, "rb") as pipe:
                 output = pipe.read()
             print(json.dumps({"status": child.wait(), "lines": output.count(b"\\n"), "stderr": child.stderr.read().decode()}))
             """
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            [
-                "python3", "-c", script, try await build.url.path, "--no-cache", "--base-url",
-                try await session.root(fault: "huge-page"), "list",
-                "--all-pages", "--jsonl",
-            ],
-            environment: SpeciesBinary.environment())
+        let result = try await SpeciesRunner(session, options: ["--no-cache"], build: build)(
+            "huge-page", ["list", "--all-pages", "--jsonl"], through: { ["python3", "-c", script, $0] })
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
         #expect(report["status"] as? Int == 0 && report["lines"] as? Int == 2000, "\(report)")
@@ -127,7 +124,9 @@ struct EdgesEndToEndTests {
         let server = try await FixtureServer.start(["--gzip-bombs"])
         defer { Task { await server.stop() } }
         let root = server.root(session: "bombs/fault=gzip-bombs")
-        let result = try await build.run(["--no-cache", "--base-url", root, "list", "--all-pages", "--timeout", "1"])
+        let result = try await SpeciesRunner(build: build)([
+            "--no-cache", "--base-url", root, "list", "--all-pages", "--timeout", "1",
+        ])
         #expect(result.status == 65 || result.status == 69, "\(result)")
         #expect(result.stdout == "" && result.stderr.split(separator: "\n").count == 1)
         #expect(result.seconds < 2, "the 1 s deadline holds: \(result.seconds) s")
@@ -158,10 +157,10 @@ struct EdgesEndToEndTests {
     /// whole, 2.1 s and 100 MiB more memory a run); `CacheTests` shows it
     /// is none. The run goes on as if nothing were remembered.
     @Test func aHugeServiceRecordIsNotRead() async throws {
-        let cache = SpeciesBinary.home.appendingPathComponent("huge-record-\(UUID().uuidString)")
+        let cache = Fixtures.temporaryFolder("huge-record")
         let services = ["--base-url", try await session.root(), "--base-url", try await session.root(dialect: "info")]
         let environment = ["XDG_CACHE_HOME": cache.path]
-        _ = try await SpeciesBuild.installed.run(["--refresh"] + services + ["list"], environment: environment)
+        _ = try await SpeciesRunner(build: .installed)(["--refresh"] + services + ["list"], environment: environment)
         let folder = cache.appendingPathComponent("species")
         let records = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
             $0.hasSuffix(".record")
@@ -176,7 +175,7 @@ struct EdgesEndToEndTests {
             try data.write(to: file)
         }
         #expect(!records.isEmpty)
-        let result = try await SpeciesBuild.installed.run(services + ["list"], environment: environment)
+        let result = try await SpeciesRunner(build: .installed)(services + ["list"], environment: environment)
         #expect(try result.status == 0 && result.stdout == Fixtures.text("golden/list/page-1.txt"), "\(result)")
     }
 

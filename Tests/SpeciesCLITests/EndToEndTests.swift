@@ -53,17 +53,17 @@ struct EndToEndTests {
     @Test(arguments: ["drf", "tech"])
     func allPagesComeInOneRoundTripColdAndStale(dialect: String) async throws {
         let root = try await server.root(gate: 4, dialect: dialect)
-        let environment = ["XDG_CACHE_HOME": SpeciesBinary.home.appendingPathComponent("cache-\(server.name)").path]
+        let environment = ["XDG_CACHE_HOME": Fixtures.temporaryFolder("cache").path]
         let expected = try Fixtures.text("golden/list/all-pages.txt")
         // A tech service at an address species has not heard from is first
         // asked in swapi.dev's dialect: one round trip more, once.
         if dialect == "tech" {
-            let first = try await SpeciesBinary.run(
+            let first = try await SpeciesRunner()(
                 ["--base-url", root, "--retries", "0", "list", "--all-pages"], environment: environment)
             #expect(first.status == 0 && first.stdout == expected, "\(first)")
         }
         for maxAge in ["86400", "0"] {
-            let result = try await SpeciesBinary.run(
+            let result = try await SpeciesRunner()(
                 ["--base-url", root, "--retries", "0", "--no-fallback", "--max-age", maxAge, "list", "--all-pages"],
                 environment: environment)
             #expect(result.status == 0, "\(result)")
@@ -82,7 +82,7 @@ struct EndToEndTests {
     func serialAndConcurrentPagesPrintTheSame(arguments: [String]) async throws {
         let concurrent = try await species(["list"] + arguments)
         let serialServer = ServerSession()
-        let serial = try await SpeciesBinary.run(
+        let serial = try await SpeciesRunner()(
             ["--base-url", try await serialServer.root(), "list", "--serial"] + arguments)
         #expect(concurrent.status == 0 && serial.status == 0)
         #expect(concurrent.stdout.replacingOccurrences(of: server.name, with: serialServer.name) == serial.stdout)
@@ -122,7 +122,7 @@ struct EndToEndTests {
 
     @Test func showByURL() async throws {
         let root = try await server.root()
-        let result = try await SpeciesBinary.run(["--base-url", root, "show", root + "species/3/"])
+        let result = try await SpeciesRunner()(["--base-url", root, "show", root + "species/3/"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
     }
@@ -200,13 +200,13 @@ struct EndToEndTests {
     @Test func theEnvironmentSetsTheBaseURLWithoutATrailingSlash() async throws {
         var root = try await server.root()
         root.removeLast()
-        let result = try await SpeciesBinary.run(["list", "--page", "4"], environment: ["SWAPI_BASE_URL": root])
+        let result = try await SpeciesRunner()(["list", "--page", "4"], environment: ["SWAPI_BASE_URL": root])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/page-4.txt")))
     }
 
     @Test func aBadOptionIsAUsageError() async throws {
-        let result = try await SpeciesBinary.run(["list", "--foo"])
+        let result = try await SpeciesRunner()(["list", "--foo"])
         #expect(result.status == 64)
         #expect(result.stdout == "")
         #expect(
@@ -221,7 +221,7 @@ struct EndToEndTests {
     }
 
     @Test func aMistypedCommandSuggestsTheClosest() async throws {
-        let result = try await SpeciesBinary.run(["lsit"])
+        let result = try await SpeciesRunner()(["lsit"])
         #expect(result.status == 64)
         #expect(result.stdout == "")
         #expect(
@@ -235,7 +235,7 @@ struct EndToEndTests {
 
     @Test func aServerThatIsNotThereIsExit69() async throws {
         let root = "http://127.0.0.1:\(ClosedPort.find())/api/"
-        let result = try await SpeciesBinary.run(["--base-url", root, "list"])
+        let result = try await SpeciesRunner()(["--base-url", root, "list"])
         #expect(result.status == 69)
         #expect(result.stdout == "")
         #expect(
@@ -246,15 +246,15 @@ struct EndToEndTests {
     }
 
     @Test func helpAndVersionNeedNoServer() async throws {
-        let help = try await SpeciesBinary.run(["help", "list"])
-        let flag = try await SpeciesBinary.run(["list", "--help"])
+        let help = try await SpeciesRunner()(["help", "list"])
+        let flag = try await SpeciesRunner()(["list", "--help"])
         #expect(help.status == 0 && flag.status == 0)
         #expect(help.stdout == flag.stdout)
         #expect(help.stdout.hasPrefix("OVERVIEW: Print one page of species"))
-        let version = try await SpeciesBinary.run(["--version"])
+        let version = try await SpeciesRunner()(["--version"])
         #expect(version.stdout == "species \(SpeciesRelease.version)\n", "swift build knows no commit")
-        let bare = try await SpeciesBinary.run([])
+        let bare = try await SpeciesRunner()([])
         #expect(bare.status == 0 && bare.stderr == "")
-        #expect(bare.stdout == (try await SpeciesBinary.run(["--help"])).stdout)
+        #expect(bare.stdout == (try await SpeciesRunner()(["--help"])).stdout)
     }
 }

@@ -16,13 +16,12 @@ struct FormatsEndToEndTests {
 
     private func command(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
         try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: SpeciesBinary.environment(), stdin: stdin)
+            URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: ChildProcess.environment(), stdin: stdin)
     }
 
     /// `text` in a file of its own, for a tool's stdin.
     private func file(_ text: String) throws -> String {
-        let url = SpeciesBinary.home.appendingPathComponent("formats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: SpeciesBinary.home, withIntermediateDirectories: true)
+        let url = Fixtures.temporaryFolder("formats")
         try Data(text.utf8).write(to: url)
         return url.path
     }
@@ -103,7 +102,7 @@ struct FormatsEndToEndTests {
     @Test func limitFetchesOnlyThePagesItFills() async throws {
         for arguments in [["list", "--limit", "15"], ["list", "--all-pages", "--limit", "15"]] {
             let session = ServerSession()
-            let result = try await SpeciesBinary.run(
+            let result = try await SpeciesRunner()(
                 ["--no-cache", "--base-url", try await session.root()] + arguments + ["--jsonl", "--fields", "id"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout == (1...15).map { #"{"id":\#($0)}"# + "\n" }.joined(), "\(result)")
@@ -186,10 +185,11 @@ struct FormatsEndToEndTests {
         .enabled(if: hasScript, "needs script(1) from util-linux"), arguments: [[String: String](), ["NO_COLOR": "1"]])
     func aTerminalGetsColourUnlessNoColor(environment: [String: String]) async throws {
         // -q: no progress line before the JSON on a slow machine.
-        let command = "exec \(SpeciesBinary.url.path) -q --no-cache --base-url \(try await server.root()) show 3 --json"
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/script"), ["--quiet", "--return", "--command", command, "/dev/null"],
-            environment: SpeciesBinary.environment(["TERM": "xterm-256color"].merging(environment) { $1 }))
+        let result = try await SpeciesRunner(server)(
+            [], environment: ["TERM": "xterm-256color"].merging(environment) { $1 },
+            through: {
+                ["script", "--quiet", "--return", "--command", "exec \($0) -q --no-cache show 3 --json", "/dev/null"]
+            })
         #expect(result.status == 0, "\(result)")
         if environment["NO_COLOR"] == nil {
             #expect(result.stdout.hasPrefix("\u{1B}[1;39m{\u{1B}[0m\r\n  \u{1B}[34;1m\"id\"\u{1B}[0m"), "\(result)")

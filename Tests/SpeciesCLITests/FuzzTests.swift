@@ -67,7 +67,7 @@ struct FuzzTests {
     /// cache then sends back), redirects that lead nowhere.
     @Test func oddStatusesAndHeadersNeverCrash() async throws {
         let recorded = try Fixtures.recordedResponses()
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("species-fuzz-\(UUID().uuidString)")
+        let cache = Fixtures.temporaryFolder("fuzz")
         defer { try? FileManager.default.removeItem(at: cache) }
         var random = SplitMix64(seed: Self.seed ^ 0x5EED)
         var statuses: [species.ExitStatus: Int] = [:]

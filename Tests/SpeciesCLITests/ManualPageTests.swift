@@ -60,7 +60,7 @@ struct ManualPageTests {
     private func groffMan(_ options: [String]) async throws -> ProcessResult {
         try await ChildProcess.run(
             URL(fileURLWithPath: groff ?? ""), ["-man", "-Tutf8"] + options + [Self.committed.path],
-            environment: SpeciesBinary.environment())
+            environment: ChildProcess.environment())
     }
 
     @Test(.enabled(if: groff != nil, "groff is not installed"))

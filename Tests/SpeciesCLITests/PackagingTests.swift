@@ -9,7 +9,7 @@ import TestSupport
 struct PackagingTests {
     /// A folder of this test run, under .build, which `make clean` removes.
     private static func scratch(_ name: String) throws -> URL {
-        let folder = SpeciesBinary.home.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        let folder = Fixtures.temporaryFolder(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -69,24 +69,24 @@ struct PackagingTests {
 
         let swift = URL(fileURLWithPath: "/usr/bin/env")
         let build = try await ChildProcess.run(
-            swift, ["swift", "build", "--package-path", package.path], environment: SpeciesBinary.environment(),
+            swift, ["swift", "build", "--package-path", package.path], environment: ChildProcess.environment(),
             timeout: 540)
         try #require(build.status == 0, "\(build)")
 
         let root = try await ServerSession().root()
-        let listed = try await SpeciesBinary.run(["--base-url", root, "list", "--all-pages", "--json"])
+        let listed = try await SpeciesRunner()(["--base-url", root, "list", "--all-pages", "--json"])
         let piped = package.appendingPathComponent("species.json")
         try Data(listed.stdout.utf8).write(to: piped)
         let example = try await ChildProcess.run(
             package.appendingPathComponent(".build/debug/Example"), [],
-            environment: SpeciesBinary.environment(["SWAPI_BASE_URL": root]), stdin: piped.path)
+            environment: ChildProcess.environment(["SWAPI_BASE_URL": root]), stdin: piped.path)
         #expect(example.status == 0, "\(example)")
         #expect(
             example.stdout == (try Fixtures.text("golden/show/3.txt")) + "the same 37 species either way\ntrue 100\n")
 
         let started = try await ChildProcess.run(
             package.appendingPathComponent(".build/debug/GettingStarted"), [],
-            environment: SpeciesBinary.environment(["SWAPI_BASE_URL": root]))
+            environment: ChildProcess.environment(["SWAPI_BASE_URL": root]))
         let printed = try #require(article.first { $0.language.isEmpty }, "the article shows what it prints").text
         #expect(started.status == 0, "\(started)")
         #expect(started.stdout == printed.replacingOccurrences(of: "<SWAPI_BASE_URL>", with: root), "\(started)")
@@ -97,16 +97,16 @@ struct PackagingTests {
         async throws -> ProcessResult
     {
         try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: SpeciesBinary.environment(extra),
+            URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: ChildProcess.environment(extra),
             timeout: timeout)
     }
 
     /// Runs `make` in the package with the release build the installed
     /// species came from, so that nothing is built twice.
     private static func make(_ arguments: [String]) async throws -> ProcessResult {
-        _ = try await InstalledSpecies.url.value
+        _ = try SpeciesBuild.installed.url
         return try await command(
-            ["make", "-s", "-C", Fixtures.packageRoot.path] + arguments + ["SCRATCH=\(InstalledSpecies.scratch.path)"],
+            ["make", "-s", "-C", Fixtures.packageRoot.path] + arguments + ["SCRATCH=\(SpeciesBuild.scratch.path)"],
             timeout: 540)
     }
 
@@ -152,8 +152,7 @@ struct PackagingTests {
         let install = try await Self.make(["install", "PREFIX=\(prefix.path)"])
         try #require(install.status == 0, "\(install)")
         #expect(try Self.files(under: prefix) == Self.installedFiles)
-        let version = try await ChildProcess.run(
-            prefix.appendingPathComponent("bin/species"), ["--version"], environment: SpeciesBinary.environment())
+        let version = try await SpeciesRunner(build: .at(prefix.appendingPathComponent("bin/species")))(["--version"])
         try await Self.expectBuildVersion(version.stdout)
         let symbols = try await Self.command(["nm", prefix.appendingPathComponent("bin/species").path])
         #expect(symbols.stderr.contains("no symbols"), "stripped")
@@ -266,12 +265,11 @@ struct PackagingTests {
         let untar = try await Self.command(["tar", "-xzf", tarball, "-C", prefix.path, "--strip-components=1"])
         #expect(untar.status == 0, "\(untar)")
         #expect(try Self.files(under: prefix) == Self.installedFiles)
-        let species = prefix.appendingPathComponent("bin/species")
-        try await Self.expectBuildVersion(
-            try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
-        let listed = try await ChildProcess.run(
-            species, ["list", "--offline", "-q", "--limit", "2", "--format", "csv", "--fields", "name,height"],
-            environment: SpeciesBinary.environment())
+        let species = SpeciesRunner(build: .at(prefix.appendingPathComponent("bin/species")))
+        try await Self.expectBuildVersion(try await species(["--version"]).stdout)
+        let listed = try await species([
+            "list", "--offline", "-q", "--limit", "2", "--format", "csv", "--fields", "name,height",
+        ])
         #expect(listed.stdout == "name,height\r\nHuman,180\r\nDroid,\r\n", "\(listed)")
     }
 
@@ -317,11 +315,9 @@ struct PackagingTests {
         let unpacked = try Self.scratch("deb")
         let extract = try await Self.command(["dpkg-deb", "-x", deb, unpacked.path])
         #expect(extract.status == 0, "\(extract)")
-        let species = unpacked.appendingPathComponent("usr/bin/species")
-        try await Self.expectBuildVersion(
-            try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
-        let shown = try await ChildProcess.run(
-            species, ["show", "3", "--offline", "-q"], environment: SpeciesBinary.environment())
+        let species = SpeciesRunner(build: .at(unpacked.appendingPathComponent("usr/bin/species")))
+        try await Self.expectBuildVersion(try await species(["--version"]).stdout)
+        let shown = try await species(["show", "3", "--offline", "-q"])
         #expect(shown.stdout == (try Fixtures.text("golden/show/3.txt")), "\(shown)")
         let page = try await Self.command(["sh", "-c", "gzip -dc '\(unpacked.path)/usr/share/man/man1/species.1.gz'"])
         #expect(page.stdout == (try Fixtures.text("../Sources/species/species.1")))
@@ -374,8 +370,7 @@ struct PackagingTests {
         let listed = try await Self.command(dpkg + ["-L", "species"])
         #expect(listed.stdout.split(separator: "\n").contains("/usr/bin/species"), "\(listed)")
         let species = root.appendingPathComponent("usr/bin/species")
-        try await Self.expectBuildVersion(
-            try await ChildProcess.run(species, ["--version"], environment: SpeciesBinary.environment()).stdout)
+        try await Self.expectBuildVersion(try await SpeciesRunner(build: .at(species))(["--version"]).stdout)
 
         let remove = try await Self.command(dpkg + ["-r", "species"])
         #expect(remove.status == 0, "\(remove)")

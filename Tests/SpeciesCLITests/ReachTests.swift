@@ -11,7 +11,7 @@ private let canUnshare = FileManager.default.isExecutableFile(atPath: "/usr/bin/
 struct ReachTests {
     let server = ServerSession()
     /// A cache of this test's own.
-    let cacheHome = SpeciesBinary.home.appendingPathComponent("reach-\(UUID().uuidString)")
+    let cacheHome = Fixtures.temporaryFolder("reach")
 
     private var species: SpeciesRunner { SpeciesRunner(server, cacheHome: cacheHome) }
 
@@ -94,7 +94,7 @@ struct ReachTests {
             atPath: cacheHome.appendingPathComponent("species").path)
         let answers = files.filter { $0.hasSuffix(".entry") }.count
         #expect(files.filter { $0.hasSuffix(".record") }.count == 1)
-        let info = try await SpeciesBinary.run(["cache", "info"], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        let info = try await SpeciesRunner()(["cache", "info"], environment: ["XDG_CACHE_HOME": cacheHome.path])
         #expect(info.stdout.contains("\nentries: \(answers), "), "\(info.stdout)")
     }
 
@@ -129,14 +129,14 @@ struct ReachTests {
         arguments: ["planets/1/", "people/1/", "films/1/", "", "species/", "planets/1/species/3/"])
     func onlySpeciesURLs(path: String) async throws {
         let root = try await server.root(dialect: "drf")
-        let result = try await SpeciesBinary.run(["--base-url", root, "show", root + path])
+        let result = try await SpeciesRunner()(["--base-url", root, "show", root + path])
         #expect(result.status == 64)
         #expect(result.stdout == "")
         #expect(
             result.stderr.hasPrefix(
                 "error: '\(root + path)' is not a species URL of this API (expected \(root)species/<id>/)\n"))
         #expect(try await server.requests(dialect: "drf").isEmpty)
-        let other = try await SpeciesBinary.run(["--base-url", root, "show", "https://swapi.dev/api/species/3/"])
+        let other = try await SpeciesRunner()(["--base-url", root, "show", "https://swapi.dev/api/species/3/"])
         #expect(other.status == 64)
     }
 
@@ -144,7 +144,7 @@ struct ReachTests {
     func aSpeciesURLInTheDialectsFormIsShown(dialect: String) async throws {
         let root = try await server.root(dialect: dialect)
         let url = root + (dialect == "drf" ? "species/3/" : "species/3")
-        let result = try await SpeciesBinary.run(
+        let result = try await SpeciesRunner()(
             ["--base-url", root, "show", url], environment: ["XDG_CACHE_HOME": cacheHome.path])
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")), "\(result)")
     }
@@ -155,7 +155,7 @@ struct ReachTests {
         for id in 1...37 {
             for format in [[], ["--json"]] {
                 let online = try await species(["show", String(id), "--related"] + format)
-                let offline = try await SpeciesBinary.run(
+                let offline = try await SpeciesRunner()(
                     [
                         "--base-url", try await server.root(dialect: "drf"), "--offline", "--no-cache", "show",
                         String(id), "--related",
@@ -171,10 +171,10 @@ struct ReachTests {
         let stopping = try await FixtureServer.start()
         let root = stopping.root(session: server.name)
         let environment = ["XDG_CACHE_HOME": cacheHome.path]
-        let online = try await SpeciesBinary.run(
+        let online = try await SpeciesRunner()(
             ["--base-url", root, "list", "--all-pages", "--json"], environment: environment)
         await stopping.stop()
-        let result = try await SpeciesBinary.run(
+        let result = try await SpeciesRunner()(
             ["--base-url", root, "--max-age", "0", "list", "--all-pages", "--json"], environment: environment)
         #expect(result.status == 0, "\(result)")
         #expect(try Self.objects(result.stdout).count == 37)
@@ -184,14 +184,14 @@ struct ReachTests {
             result.stderr.hasPrefix(
                 "127.0.0.1:\(port) did not answer (connection refused): answering from the cache, as fetched "))
         #expect(result.stderr.split(separator: "\n").count == 1)
-        let quiet = try await SpeciesBinary.run(
+        let quiet = try await SpeciesRunner()(
             ["--base-url", root, "--max-age", "0", "-q", "list"], environment: environment)
         #expect(quiet.status == 0 && quiet.stderr == "")
-        let strict = try await SpeciesBinary.run(
+        let strict = try await SpeciesRunner()(
             ["--base-url", root, "--max-age", "0", "--no-fallback", "list"], environment: environment)
         #expect(strict.status == 69 && strict.stdout == "")
         #expect(strict.stderr == "error: could not reach \(root)species/: connection refused\n")
-        let uncached = try await SpeciesBinary.run(
+        let uncached = try await SpeciesRunner()(
             ["--base-url", root, "--max-age", "0", "show", "5"], environment: environment)
         #expect(uncached.status == 69)
         #expect(
@@ -204,14 +204,13 @@ struct ReachTests {
     func withNoNetworkAtAllSWAPIsOwnDataAnswers() async throws {
         let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
         guard
-            (try await ChildProcess.run(unshare, ["-n", "true"], environment: SpeciesBinary.environment())).status == 0
+            (try await ChildProcess.run(unshare, ["-n", "true"], environment: ChildProcess.environment())).status == 0
         else {
             return withKnownIssue("no network namespace may be made here") { throw CancellationError() }
         }
-        func offline(_ arguments: [String]) async throws -> ProcessResult {
-            try await ChildProcess.run(
-                unshare, ["-n", SpeciesBinary.url.path] + arguments,
-                environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cacheHome.path]))
+        let noNetwork = SpeciesRunner(cacheHome: cacheHome)
+        func offline(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+            try await noNetwork(arguments, environment: environment, through: { ["unshare", "-n", $0] })
         }
         let notice =
             "swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer (unknown host): "
@@ -233,9 +232,7 @@ struct ReachTests {
         #expect(
             pinned.status == 69
                 && pinned.stderr == "error: could not reach https://swapi.info/api/species/: unknown host\n")
-        let fromEnvironment = try await ChildProcess.run(
-            unshare, ["-n", SpeciesBinary.url.path, "list"],
-            environment: SpeciesBinary.environment(["XDG_CACHE_HOME": cacheHome.path, "SWAPI_NO_FALLBACK": "1"]))
+        let fromEnvironment = try await offline(["list"], environment: ["SWAPI_NO_FALLBACK": "1"])
         #expect(fromEnvironment.status == 69)
     }
 }

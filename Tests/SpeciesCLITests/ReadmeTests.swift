@@ -53,13 +53,14 @@ struct ReadmeTests {
     }
 
     private func check(_ example: Example) async throws {
-        let root = try await ServerSession().root()
+        let session = ServerSession()
+        let root = try await session.root()
         let path =
-            SpeciesBinary.url.deletingLastPathComponent().path + ":"
+            SpeciesBuild.debugFolder.path + ":"
             + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/bin/bash"), ["-c", example.command + " 2>&1"],
-            environment: SpeciesBinary.environment(["PATH": path, "SWAPI_BASE_URL": root]))
+        // As a user types it: `species` by name, on the PATH.
+        let result = try await SpeciesRunner(session)(
+            [], environment: ["PATH": path], through: { _ in ["bash", "-c", example.command + " 2>&1"] })
         #expect(result.stdout == example.output.replacingOccurrences(of: Self.readmeRoot, with: root))
     }
 }

@@ -8,7 +8,7 @@ import TestSupport
 struct SelfCheckTests {
     @Test(arguments: SpeciesBuild.allCases)
     func everyWorkaroundIsEngaged(build: SpeciesBuild) async throws {
-        let result = try await build.run(["__selfcheck"])
+        let result = try await SpeciesRunner(build: build)(["__selfcheck"])
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout

@@ -13,8 +13,7 @@ private struct CountedServer {
     let log: URL
 
     static func start(certificate: String? = nil, _ arguments: [String] = []) async throws -> CountedServer {
-        let log = SpeciesBinary.home.appendingPathComponent("connections-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: SpeciesBinary.home, withIntermediateDirectories: true)
+        let log = Fixtures.temporaryFolder("connections")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let tls = certificate.map { ["--tls", TestCertificates.url($0).path] } ?? []
         return CountedServer(
@@ -38,7 +37,7 @@ private struct CountedServer {
 struct ServicesEndToEndTests {
     let session = ServerSession()
     let https = ServerSession(on: FixtureServer.sharedHTTPS)
-    let cacheHome = SpeciesBinary.home.appendingPathComponent("services-\(UUID().uuidString)")
+    let cacheHome = Fixtures.temporaryFolder("services")
 
     private var trusted: [String: String] {
         TestCertificates.trusted.merging(["XDG_CACHE_HOME": cacheHome.path]) { $1 }
@@ -60,7 +59,8 @@ struct ServicesEndToEndTests {
             answering = try await CountedServer.start(certificate: "server.pem")
         let first = expired.root(session: session.name), second = answering.root(session: session.name)
         let list = "\(first) \(second)"
-        let failover = try await build.run(["--base-url", list, "list", "--all-pages", "--json"], environment: trusted)
+        let failover = try await SpeciesRunner(build: build)(
+            ["--base-url", list, "list", "--all-pages", "--json"], environment: trusted)
         #expect(failover.status == 0, "\(failover)")
         let species = try Self.species(failover.stdout)
         #expect(species.count == 37 && species.first?["url"] as? String == second + "species/1/")
@@ -73,7 +73,7 @@ struct ServicesEndToEndTests {
 
         // The next run asks the service that answered, and no other.
         let answered = answering.connections
-        let next = try await build.run(["--base-url", list, "show", "wookie"], environment: trusted)
+        let next = try await SpeciesRunner(build: build)(["--base-url", list, "show", "wookie"], environment: trusted)
         #expect(next.status == 0 && next.stderr == "", "\(next)")
         #expect(next.stdout == (try Fixtures.text("golden/show/3.txt")))
         #expect(expired.connections == turnedAway)
@@ -81,14 +81,14 @@ struct ServicesEndToEndTests {
         await expired.server.stop()
         await answering.server.stop()
 
-        let info = try await build.run(["cache", "info"], environment: trusted)
+        let info = try await SpeciesRunner(build: build)(["cache", "info"], environment: trusted)
         #expect(info.stdout.contains("\nanswering: \(second) since "), "\(info.stdout)")
         #expect(info.stdout.hasSuffix(", for \(first) \(second)\n"))
     }
 
     @Test func aHangingServiceGivesWayAfterThreeSeconds() async throws {
         let hanging = try await session.root(fault: "hang"), answering = try await session.root()
-        let result = try await SpeciesBinary.run(["--no-cache", "--base-url", hanging, "--base-url", answering, "list"])
+        let result = try await SpeciesRunner()(["--no-cache", "--base-url", hanging, "--base-url", answering, "list"])
         #expect(result.status == 0)
         #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
         let names = [hanging, answering].map { $0.replacingOccurrences(of: "http://", with: "") }
@@ -108,7 +108,7 @@ struct ServicesEndToEndTests {
         let session = ServerSession(on: Task { server })
         let refused = "http://127.0.0.1:\(ClosedPort.find())/api/", portal = try await session.root(fault: "html")
         let unavailable = try await session.root(fault: "503-always")
-        let result = try await SpeciesBinary.run(
+        let result = try await SpeciesRunner()(
             [
                 "--no-cache", "--no-fallback", "--retries", "1", "--base-url", "\(refused),\(portal),\(unavailable)",
                 "list",
@@ -129,7 +129,7 @@ struct ServicesEndToEndTests {
 
     @Test func oneRootIsThatServiceOnly() async throws {
         let refused = "http://127.0.0.1:\(ClosedPort.find())/api/"
-        let result = try await SpeciesBinary.run(["--no-cache", "--no-fallback", "--base-url", refused, "list"])
+        let result = try await SpeciesRunner()(["--no-cache", "--no-fallback", "--base-url", refused, "list"])
         #expect(
             result.status == 69 && result.stderr == "error: could not reach \(refused)species/: connection refused\n")
     }
@@ -154,7 +154,7 @@ struct ServicesEndToEndTests {
     ) async throws {
         let server = try await CountedServer.start(certificate: failure.certificate)
         let root = server.root(session: session.name)
-        let result = try await build.run(
+        let result = try await SpeciesRunner(build: build)(
             ["--no-cache", "--no-fallback", "--retries", "3", "--base-url", root, "list"],
             environment: failure.trusted ? TestCertificates.trusted : [:])
         await server.server.stop()
@@ -167,7 +167,7 @@ struct ServicesEndToEndTests {
     func eachCertificateVariableIsHonoured(build: SpeciesBuild, variable: String) async throws {
         let value =
             variable == "SSL_CERT_DIR" ? try Self.hashedCertificateFolder().path : TestCertificates.url("ca.pem").path
-        let result = try await build.run(
+        let result = try await SpeciesRunner(build: build)(
             ["--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3"],
             environment: [variable: value])
         #expect(result.status == 0 && result.stderr == "", "\(result)")
@@ -193,7 +193,7 @@ struct ServicesEndToEndTests {
         let system = try Self.hashedCertificateFolder()
         try FileManager.default.copyItem(
             at: TestCertificates.url("ca.pem"), to: system.appendingPathComponent("ca-certificates.crt"))
-        let empty = SpeciesBinary.home.appendingPathComponent("empty-\(UUID().uuidString)")
+        let empty = Fixtures.temporaryFolder("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let value = variable.file.map { TestCertificates.url($0).path } ?? empty.path
         let result = try await ChildProcess.run(
@@ -203,7 +203,7 @@ struct ServicesEndToEndTests {
                 try await build.url.path,
                 "--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3",
             ],
-            environment: SpeciesBinary.environment(
+            environment: ChildProcess.environment(
                 ["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "SSL_CERT_DIR": ""].merging([variable.name: value]) { $1 }))
         #expect(result.status == 0 && result.stderr == "", "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
@@ -214,7 +214,7 @@ struct ServicesEndToEndTests {
         guard ["/usr/bin/openssl", "/bin/openssl"].contains(where: FileManager.default.isExecutableFile(atPath:)) else {
             try Test.cancel("openssl is not installed: it names the CA's file in an SSL_CERT_DIR folder")
         }
-        let folder = SpeciesBinary.home.appendingPathComponent("certificates-\(UUID().uuidString)")
+        let folder = Fixtures.temporaryFolder("certificates")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let hash = Process()
         hash.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -234,14 +234,16 @@ struct ServicesEndToEndTests {
     @Test(arguments: SpeciesBuild.allCases)
     func overHTTPSShowRelatedAndRevalidation(build: SpeciesBuild) async throws {
         let root = try await https.root()
-        let related = try await build.run(["--base-url", root, "show", "wookie", "--related"], environment: trusted)
+        let related = try await SpeciesRunner(build: build)(
+            ["--base-url", root, "show", "wookie", "--related"], environment: trusted)
         #expect(related.status == 0 && related.stderr == "", "\(related)")
         #expect(
             related.stdout.hasSuffix(
                 "\nHomeworld: Kashyyyk\nPeople: Chewbacca, Tarfful\nFilms: Revenge of the Sith, A New Hope, The Empire Strikes Back, Return of the Jedi\n"
             ))
-        let first = try await build.run(["--base-url", root, "list", "--all-pages"], environment: trusted)
-        let again = try await build.run(
+        let first = try await SpeciesRunner(build: build)(
+            ["--base-url", root, "list", "--all-pages"], environment: trusted)
+        let again = try await SpeciesRunner(build: build)(
             ["--base-url", root, "--max-age", "0", "-v", "list", "--all-pages"], environment: trusted)
         #expect(again.status == 0 && again.stdout == first.stdout)
         let requests = again.stderr.split(separator: "\n").filter { $0.hasPrefix("verbose: GET ") }
@@ -257,9 +259,9 @@ struct ServicesEndToEndTests {
 
     @Test func verboseTellsEachRequestOnStderrOnly() async throws {
         let root = try await session.root()
-        let plain = try await SpeciesBinary.run(["--base-url", root, "--no-cache", "list", "--all-pages", "--json"])
+        let plain = try await SpeciesRunner()(["--base-url", root, "--no-cache", "list", "--all-pages", "--json"])
         let environment = ["XDG_CACHE_HOME": cacheHome.path]
-        let network = try await SpeciesBinary.run(
+        let network = try await SpeciesRunner()(
             ["--base-url", root, "-v", "list", "--all-pages", "--json"], environment: environment)
         #expect(network.status == 0 && network.stdout == plain.stdout)
         let lines = network.stderr.split(separator: "\n").map(String.init)
@@ -278,7 +280,7 @@ struct ServicesEndToEndTests {
         #expect(lines.contains("verbose: \(Self.authority(root)) answers in swapi.dev's form (drf)"))
         #expect(lines.count == 6)
 
-        let cached = try await SpeciesBinary.run(
+        let cached = try await SpeciesRunner()(
             ["--base-url", root, "--verbose", "list", "--all-pages", "--json"], environment: environment)
         #expect(cached.stdout == plain.stdout)
         let fromCache = cached.stderr.split(separator: "\n").filter {
@@ -292,7 +294,7 @@ struct ServicesEndToEndTests {
     @Test func verboseTellsTheServicesGivenUpAndHidesPasswords() async throws {
         let refused = "http://user:secret@127.0.0.1:\(ClosedPort.find())/api/"
         let answering = try await session.root()
-        let result = try await SpeciesBinary.run([
+        let result = try await SpeciesRunner()([
             "--no-cache", "--base-url", "\(refused) \(answering)", "-v", "show", "3",
         ])
         #expect(result.status == 0)
@@ -317,7 +319,7 @@ struct ServicesEndToEndTests {
     /// one notice, and the next run does not contact swapi.dev.
     @Test(.enabled(if: PublicHosts.available, PublicHosts.requirement), arguments: SpeciesBuild.allCases)
     func theDefaultListOnSWAPIsOwnHostNames(build: SpeciesBuild) async throws {
-        let cache = SpeciesBinary.home.appendingPathComponent("public-hosts-\(UUID().uuidString)")
+        let cache = Fixtures.temporaryFolder("public-hosts")
         let runs = [
             ["list", "--all-pages", "--json"], ["show", "wookie"], ["cache", "info"],
             ["--base-url", "https://www.swapi.tech/api/", "show", "3"],
@@ -329,7 +331,7 @@ struct ServicesEndToEndTests {
                 try await build.url.path, cache.path,
                 String(decoding: try JSONSerialization.data(withJSONObject: runs), as: UTF8.self),
             ],
-            environment: SpeciesBinary.environment(), timeout: 300)
+            environment: ChildProcess.environment(), timeout: 300)
         try #require(result.status == 0, "\(result)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let done = try #require(report["runs"] as? [[String: Any]])
@@ -376,7 +378,7 @@ struct ServicesEndToEndTests {
         for (hosts, answeredBy) in [
             (failing, "answered by www.swapi.tech"), (down, "answering from the SWAPI data built into species"),
         ] {
-            let cache = SpeciesBinary.home.appendingPathComponent("public-hosts-\(UUID().uuidString)")
+            let cache = Fixtures.temporaryFolder("public-hosts")
             let result = try await ChildProcess.run(
                 URL(fileURLWithPath: "/usr/bin/unshare"),
                 [
@@ -386,7 +388,7 @@ struct ServicesEndToEndTests {
                     cache.path, #"[["list", "--all-pages", "--json"]]"#,
                     String(decoding: try JSONSerialization.data(withJSONObject: hosts), as: UTF8.self),
                 ],
-                environment: SpeciesBinary.environment(), timeout: 300)
+                environment: ChildProcess.environment(), timeout: 300)
             try #require(result.status == 0, "\(result)")
             let report = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

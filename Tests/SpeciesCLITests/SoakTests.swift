@@ -13,16 +13,14 @@ struct SoakTests {
     func httpsRunsOfEveryPageEndWithoutASignal() async throws {
         let runs = soakRuns ?? 0
         let root = try await ServerSession(on: FixtureServer.sharedHTTPS).root()
-        let species = try await InstalledSpecies.url.value
+        let species = SpeciesRunner(build: .installed, environment: TestCertificates.trusted)
         let expected = try Fixtures.text("golden/list/all-pages.txt")
         let outcomes = try await withThrowingTaskGroup(of: String.self, returning: [String: Int].self) { group in
             var outcomes: [String: Int] = [:]
             for number in 0..<runs {
                 if number >= 2, let outcome = try await group.next() { outcomes[outcome, default: 0] += 1 }
                 group.addTask {
-                    let result = try await ChildProcess.run(
-                        species, ["--no-cache", "--base-url", root, "list", "--all-pages"],
-                        environment: SpeciesBinary.environment(TestCertificates.trusted))
+                    let result = try await species(["--no-cache", "--base-url", root, "list", "--all-pages"])
                     if result.killedBySignal { return "signal \(result.status)" }
                     return result.status == 0 && result.stdout == expected
                         ? "whole output, exit 0" : "exit \(result.status)"

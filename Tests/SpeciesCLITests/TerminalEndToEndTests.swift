@@ -27,12 +27,15 @@ struct TerminalEndToEndTests {
     private func atTerminal(
         _ arguments: [String], columns: Int = 50, environment: [String: String] = [:]
     ) async throws -> (screen: String, status: Int32) {
-        let command =
-            "stty cols \(columns) && exec "
-            + ([SpeciesBinary.url.path] + arguments).map(Self.quoted).joined(separator: " ")
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/script"), ["--quiet", "--return", "--command", command, "/dev/null"],
-            environment: SpeciesBinary.environment(["TERM": "xterm-256color"].merging(environment) { $1 }))
+        let line = arguments.map(Self.quoted).joined(separator: " ")
+        let result = try await SpeciesRunner()(
+            [], environment: ["TERM": "xterm-256color"].merging(environment) { $1 },
+            through: { species in
+                [
+                    "script", "--quiet", "--return", "--command",
+                    "stty cols \(columns) && exec \(Self.quoted(species)) \(line)", "/dev/null",
+                ]
+            })
         return (result.stdout.replacingOccurrences(of: "\r\n", with: "\n"), result.status)
     }
 
@@ -105,7 +108,7 @@ struct TerminalEndToEndTests {
 
     @Test func pipedTheSameCommandsPrintPlainTextAndNoProgress() async throws {
         let root = try await root(slow: true)
-        let result = try await SpeciesBinary.run(
+        let result = try await SpeciesRunner()(
             ["--no-cache", "--base-url", root, "list"], environment: ["TERM": "xterm-256color"])
         #expect(result.status == 0)
         #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
@@ -113,7 +116,7 @@ struct TerminalEndToEndTests {
     }
 
     @Test func colourAlwaysEvenInAPipe() async throws {
-        let result = try await SpeciesBinary.run([
+        let result = try await SpeciesRunner()([
             "--base-url", try await root(), "list", "--color", "always", "--fields", "name",
         ])
         #expect(result.stdout.hasPrefix("\(Self.escape)[1mNAME\(Self.escape)[0m\nHuman\n"))

@@ -6,9 +6,7 @@ import TestSupport
 
 /// A cache in a folder of its own, removed by the test's end.
 private func temporaryCache() throws -> ResponseCache {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "species-cache-test-\(UUID().uuidString)")
-    return ResponseCache(directory: folder)
+    ResponseCache(directory: Fixtures.temporaryFolder("cache"))
 }
 
 @Suite("Response cache on disk")
@@ -80,8 +78,7 @@ struct ResponseCacheTests {
     /// A file is read no further than an entry's header and a body within
     /// the size limit: 100 MiB of zeros once took every offline run 11 s.
     @Test func aLargeOrForeignFileIsNoEntryAndIsNotReadWhole() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "species-cache-test-\(UUID().uuidString)")
+        let folder = Fixtures.temporaryFolder("species-cache-test")
         let cache = ResponseCache(directory: folder, maxBodySize: 1000)
         defer { try? FileManager.default.removeItem(at: folder) }
         try cache.write(entry())
@@ -106,8 +103,7 @@ struct ResponseCacheTests {
     /// A record is a line or two: one past 4 KiB is none, whatever the
     /// limit on entries (100 MiB of one was read whole on every run).
     @Test func aLargeRecordIsNone() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "species-cache-test-\(UUID().uuidString)")
+        let folder = Fixtures.temporaryFolder("species-cache-test")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = ResponseCache(directory: folder)
         try cache.remember("https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z", as: "service list")
@@ -139,8 +135,7 @@ struct ResponseCacheTests {
     }
 
     @Test func aWriteThatFailsSaysWhy() throws {
-        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "species-cache-test-\(UUID().uuidString)")
+        let blocker = Fixtures.temporaryFolder("species-cache-test")
         try Data("a file, not a folder".utf8).write(to: blocker)
         defer { try? FileManager.default.removeItem(at: blocker) }
         let cache = ResponseCache(directory: blocker.appendingPathComponent("species"))
@@ -259,17 +254,22 @@ struct FetcherTests {
         -> Fetcher
     {
         let now = self.now
-        return Fetcher(network: network, cache: cache, maxAge: 60, mode: mode, diagnostics: diagnostics, now: { now })
+        return Fetcher(
+            network: network, cache: cache, maxAge: 60, mode: mode, draft: AnswerDraft(diagnostics, cache: cache),
+            limits: RequestLimits(), now: { now })
     }
 
-    /// A body read as a species; anything else is refused.
+    /// A body read as a species, and kept, as a whole answer is; anything
+    /// else is refused.
     private func get(_ fetcher: Fetcher) async throws -> String {
-        try await fetcher.get(url) { body, url throws(SpeciesError) in
+        let name = try await fetcher.get(url) { body, url throws(SpeciesError) in
             guard let name = try? Decode.species(body).species.name else {
                 throw .invalidResponse(url: url, problem: "not a species")
             }
             return name
         }
+        fetcher.draft.keep()
+        return name
     }
 
     private func cached(_ cache: ResponseCache, age: Double, body: String = wookie) throws {
@@ -287,7 +287,7 @@ struct FetcherTests {
     @Test func aFreshEntryIsTheAnswerWithoutTheNetwork() async throws {
         try await withCache { cache in
             try cached(cache, age: 10)
-            let network = ScriptedTransport([])
+            let network = StubTransport.script([])
             #expect(try await get(fetcher(network, cache)) == "Wookie")
             #expect(network.requests.isEmpty)
         }
@@ -296,7 +296,7 @@ struct FetcherTests {
     @Test func anEntryFromTheFutureIsStale() async throws {
         try await withCache { cache in
             try cached(cache, age: -3600)
-            let network = ScriptedTransport([.response(HTTPResponse(status: 304, body: Data()))])
+            let network = StubTransport.script([.response(HTTPResponse(status: 304, body: Data()))])
             _ = try await get(fetcher(network, cache))
             #expect(network.requests.count == 1)
             #expect(cache.read(url)?.fetched == now)
@@ -306,13 +306,9 @@ struct FetcherTests {
     @Test func aStaleEntryIsRevalidatedAndA304RefreshesIt() async throws {
         try await withCache { cache in
             try cached(cache, age: 600)
-            let seen = RecordedValues<HTTPRequest>()
-            let network = FunctionTransport { request in
-                seen.append(request)
-                return HTTPResponse(status: 304, body: Data())
-            }
+            let network = StubTransport.script([.response(HTTPResponse(status: 304, body: Data()))])
             #expect(try await get(fetcher(network, cache)) == "Wookie")
-            #expect(seen.all.first?.headers["If-None-Match"] == "\"v1\"")
+            #expect(network.requests.first?.headers["If-None-Match"] == "\"v1\"")
             #expect(cache.read(url)?.fetched == now)
         }
     }
@@ -321,7 +317,7 @@ struct FetcherTests {
         try await withCache { cache in
             try cached(cache, age: 600)
             let body = Data(#"{"name":"Wookiee"}"#.utf8)
-            let network = ScriptedTransport([
+            let network = StubTransport.script([
                 .response(HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: body))
             ])
             #expect(try await get(fetcher(network, cache)) == "Wookiee")
@@ -333,7 +329,7 @@ struct FetcherTests {
     @Test func refreshRevalidatesAFreshEntry() async throws {
         try await withCache { cache in
             try cached(cache, age: 1)
-            let network = ScriptedTransport([.response(HTTPResponse(status: 304, body: Data()))])
+            let network = StubTransport.script([.response(HTTPResponse(status: 304, body: Data()))])
             _ = try await get(fetcher(network, cache, mode: .refresh))
             #expect(network.requests.count == 1)
         }
@@ -349,7 +345,7 @@ struct FetcherTests {
         ])
     func refusedAnswersAreNotCached(response: HTTPResponse) async throws {
         try await withCache { cache in
-            let network = ScriptedTransport([.response(response)])
+            let network = StubTransport.script([.response(response)])
             await #expect(throws: SpeciesError.self) { _ = try await get(fetcher(network, cache)) }
             #expect(cache.read(url) == nil)
             #expect(cache.summary().entries == 0)
@@ -359,7 +355,7 @@ struct FetcherTests {
     @Test func anEntryThatDoesNotReadIsNoEntry() async throws {
         try await withCache { cache in
             try cached(cache, age: 1, body: "<html>left by an older species</html>")
-            let network = ScriptedTransport([.json(Data(Self.wookie.utf8))])
+            let network = StubTransport.script([.json(Data(Self.wookie.utf8))])
             #expect(try await get(fetcher(network, cache)) == "Wookie")
             #expect(network.requests.count == 1)
             #expect(network.requests.first.map { _ in cache.read(url)?.body } == Data(Self.wookie.utf8))
@@ -367,7 +363,7 @@ struct FetcherTests {
     }
 
     @Test func a304ToAQuestionNotAskedIsAnError() async throws {
-        let network = ScriptedTransport([.response(HTTPResponse(status: 304, body: Data()))])
+        let network = StubTransport.script([.response(HTTPResponse(status: 304, body: Data()))])
         let error = await speciesError { _ = try await get(fetcher(network, nil)) }
         #expect(error == .httpStatus(304, url: url))
         #expect(
@@ -377,14 +373,14 @@ struct FetcherTests {
     }
 
     @Test func noCacheAsksTheNetworkEveryTime() async throws {
-        let network = ScriptedTransport([.json(Data(#"{"name":"1"}"#.utf8)), .json(Data(#"{"name":"2"}"#.utf8))])
+        let network = StubTransport.script([.json(Data(#"{"name":"1"}"#.utf8)), .json(Data(#"{"name":"2"}"#.utf8))])
         _ = try await get(fetcher(network, nil))
         #expect(try await get(fetcher(network, nil)) == "2")
     }
 
     @Test func offlineAnswersFromAnEntryOfAnyAgeNeverTheNetwork() async throws {
         try await withCache { cache in
-            let network = ScriptedTransport([])
+            let network = StubTransport.script([])
             let offline = fetcher(network, cache, mode: .offline)
             let error = await speciesError { _ = try await get(offline) }
             #expect(error == .notCached(url: url))
@@ -451,7 +447,7 @@ struct BundledCatalogTests {
 
     /// `make bundle` writes the file the tool is built with.
     @Test func theBuiltInDataIsUpToDate() async throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-\(UUID().uuidString).swift")
+        let output = Fixtures.temporaryFolder("bundle").appendingPathExtension("swift")
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
@@ -459,7 +455,7 @@ struct BundledCatalogTests {
                 "python3", Fixtures.packageRoot.appendingPathComponent("Tests/Tools/make_bundle.py").path, "--output",
                 output.path,
             ],
-            environment: SpeciesBinary.environment())
+            environment: ProcessInfo.processInfo.environment)
         #expect(result.status == 0, "\(result)")
         let made = try Data(contentsOf: output)
         let built = try Data(

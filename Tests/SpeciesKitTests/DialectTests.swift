@@ -139,9 +139,7 @@ struct FallbackTests {
     let diagnostics = RecordingDiagnostics()
 
     private func cache() -> CachePolicy {
-        CachePolicy(
-            directory: FileManager.default.temporaryDirectory.appendingPathComponent(
-                "species-fallback-\(UUID().uuidString)"))
+        CachePolicy(directory: Fixtures.temporaryFolder("fallback"))
     }
 
     private func client(
@@ -161,7 +159,7 @@ struct FallbackTests {
     ])
     func swapiDevsOwnDataStandsInWithANotice(kind: TransportError.Kind) async throws {
         let species = try await client(
-            FunctionTransport { throw TransportError(kind, url: $0.url, detail: "it broke") }, cache: cache()
+            StubTransport { throw TransportError(kind, url: $0.url, detail: "it broke") }, cache: cache()
         ).allSpecies()
         #expect(species.count == 37)
         #expect(
@@ -172,13 +170,13 @@ struct FallbackTests {
 
     @Test(arguments: [503, 429, 500])
     func serverErrorsAfterRetriesFallBack(status: Int) async throws {
-        let failing = FunctionTransport { _ in HTTPResponse(status: status, body: Data("<html>".utf8)) }
+        let failing = StubTransport { _ in HTTPResponse(status: status, body: Data("<html>".utf8)) }
         #expect(try await client(failing, cache: cache()).species(.id(3)).name == "Wookie")
         #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (HTTP \(status) ") == true)
     }
 
     @Test func aCaptivePortalFallsBack() async throws {
-        let portal = FunctionTransport { _ in
+        let portal = StubTransport { _ in
             HTTPResponse(status: 200, body: Data("<!DOCTYPE html><title>Log in to the WiFi</title>".utf8))
         }
         #expect(try await client(portal, cache: cache()).page(2).species.first?.name == "Neimodian")
@@ -197,7 +195,7 @@ struct FallbackTests {
     /// A service that answers 404 to everything has no species 99 either:
     /// it is not SWAPI, and the built-in data answers.
     @Test func a404FromAServiceWithoutASpeciesListIsNoAnswer() async throws {
-        let notFound = FunctionTransport { _ in HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8)) }
+        let notFound = StubTransport { _ in HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8)) }
         let error = await speciesError { _ = try await client(notFound, cache: cache()).species(.id(99)) }
         #expect(error == .notInBundledData(what: "species 99"))
         #expect(
@@ -213,7 +211,7 @@ struct FallbackTests {
         _ = try await client(recorded, root: local, cache: policy).allSpecies()
         var stale = policy
         stale.maxAge = 0
-        let down = FunctionTransport {
+        let down = StubTransport {
             throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused")
         }
         let species = try await client(down, root: local, cache: stale).allSpecies()
@@ -225,7 +223,7 @@ struct FallbackTests {
     }
 
     @Test func anotherHostsWithoutACacheFail() async throws {
-        let down = FunctionTransport {
+        let down = StubTransport {
             throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused")
         }
         let error = await speciesError {
@@ -238,7 +236,7 @@ struct FallbackTests {
     }
 
     @Test func noFallbackMeansTheError() async throws {
-        let down = FunctionTransport { throw TransportError(.unknownHost, url: $0.url, detail: "unknown host") }
+        let down = StubTransport { throw TransportError(.unknownHost, url: $0.url, detail: "unknown host") }
         let error = await speciesError { _ = try await client(down, cache: cache(), fallback: false).allSpecies() }
         #expect(error?.description == "could not reach https://swapi.dev/api/species/: unknown host")
     }
@@ -247,7 +245,7 @@ struct FallbackTests {
     /// the API's last.
     @Test func aListingTheAPIFailsPartWayIsTheBuiltInDatasWhole() async throws {
         let recorded = try StubTransport.recordedSWAPI()
-        let failsAtPage3 = FunctionTransport { request in
+        let failsAtPage3 = StubTransport { request in
             if request.url.query == "page=3" { return HTTPResponse(status: 503, body: Data()) }
             return try await recorded.send(request)
         }
@@ -265,7 +263,7 @@ struct FallbackTests {
     /// transport refuses the redirect (as URLSessionTransport does; the
     /// end-to-end tests follow real ones).
     @Test func aCaptivePortalsRedirectFallsBack() async throws {
-        let portal = FunctionTransport { request in
+        let portal = StubTransport { request in
             throw TransportError(
                 .redirectRefused(location: "http://portal.example/login"), url: request.url,
                 detail: "it redirects to another origin (http://portal.example/login); not followed")
@@ -291,7 +289,7 @@ struct FallbackTests {
     /// swapi.dev, its data built into species stands in.
     @Test func aDialectChangeWithinAWalkFallsBack() async throws {
         let recorded = try StubTransport.recordedSWAPI()
-        let changing = FunctionTransport { request in
+        let changing = StubTransport { request in
             guard request.url.query == "page=2" else { return try await recorded.send(request) }
             let tech =
                 #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"properties":{"name":"Human"},"uid":"1"}]}"#
@@ -317,7 +315,7 @@ struct FallbackTests {
             #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"properties":{"name":"Human"},"uid":"1"}]}"#
                 .utf8)
         let flips = RecordedValues<Int>()
-        let flipping = FunctionTransport { _ in
+        let flipping = StubTransport { _ in
             flips.append(0)
             return HTTPResponse(status: 200, body: flips.all.count % 2 == 1 ? tech : drf)
         }

@@ -39,7 +39,7 @@ struct JSONValueCountTests {
         let body = Data(
             ("{\"count\":3000000,\"next\":null,\"previous\":null,\"results\":["
                 + repeatElement("{}", count: 3_000_000).joined(separator: ",") + "]}").utf8)
-        let client = SpeciesClient.stubbed(FunctionTransport { _ in HTTPResponse(status: 200, body: body) })
+        let client = SpeciesClient.stubbed(StubTransport { _ in HTTPResponse(status: 200, body: body) })
         let error = await speciesError { _ = try await client.page() }
         #expect(
             error
@@ -52,7 +52,7 @@ struct JSONValueCountTests {
         let body = Data(
             ("{\"count\":1,\"next\":null,\"previous\":null,\"results\":["
                 + repeatElement("0", count: 200_001).joined(separator: ",") + "]}").utf8)
-        let client = SpeciesClient.stubbed(FunctionTransport { _ in HTTPResponse(status: 200, body: body) })
+        let client = SpeciesClient.stubbed(StubTransport { _ in HTTPResponse(status: 200, body: body) })
         let error = await speciesError { _ = try await client.page() }
         #expect(
             error

@@ -19,7 +19,7 @@ struct LookupTests {
     @Test func aPartialNameFoundByTheAPIsSearchTakesOneRequest() async throws {
         let transport = try StubTransport.recordedSWAPI()
         #expect(try await find("wook", transport).name == "Wookie")
-        #expect(transport.requests.map(\.absoluteString) == ["https://swapi.dev/api/species/?search=wook"])
+        #expect(transport.urls == ["https://swapi.dev/api/species/?search=wook"])
     }
 
     @Test func namesMatchCaseInsensitively() async throws {
@@ -34,7 +34,7 @@ struct LookupTests {
     func byIdOrURL(query: String) async throws {
         let transport = try StubTransport.recordedSWAPI()
         #expect(try await find(query, transport).name == "Wookie")
-        #expect(transport.requests.map(\.absoluteString) == ["https://swapi.dev/api/species/3/"])
+        #expect(transport.urls == ["https://swapi.dev/api/species/3/"])
     }
 
     @Test func anUnknownIdIsNotFound() async throws {

@@ -4,70 +4,42 @@ import TestSupport
 
 @testable import SpeciesKit
 
-/// SWAPI's services, as recorded from swapi.dev, served under each host of
-/// a list as that host would: its own links. A host in `failing` fails as
-/// it says; every request is recorded with the pace it must keep.
-private final class Services: HTTPTransport {
-    private let recorded: StubTransport
-    private let failing: [String: StubTransport.Reply]
-    private let log = RecordedValues<(url: URL, pace: MinimumPace?)>()
-
-    init(failing: [String: StubTransport.Reply] = [:]) throws {
-        recorded = try StubTransport.recordedSWAPI()
-        self.failing = failing
-    }
-
+extension StubTransport {
     /// The requests to `host`, in order.
-    func requests(to host: String) -> [URL] {
-        log.all.map(\.url).filter { $0.host == host }
+    fileprivate func requests(to host: String) -> [URL] {
+        requests.map(\.url).filter { $0.host == host }
     }
 
-    func paces(of host: String) -> [MinimumPace?] {
-        log.all.filter { $0.url.host == host }.map(\.pace)
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        log.append((request.url, request.minimumPace))
-        let host = request.url.host ?? ""
-        switch failing[host] {
-        case .failure(let kind)?:
-            throw TransportError(kind, url: request.url, detail: "\(host) broke")
-        case .response(let response)?:
-            return response
-        case nil:
-            let own = "https://\(host)/"
-            let asked = request.url.absoluteString.replacingOccurrences(of: own, with: "https://swapi.dev/")
-            var response = try await recorded.send(HTTPRequest(url: URL(string: asked)!))
-            response.body = Data(
-                String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: "https://swapi.dev/", with: own)
-                    .utf8)
-            return response
-        }
+    fileprivate func paces(of host: String) -> [MinimumPace?] {
+        requests.filter { $0.url.host == host }.map(\.limits.minimumPace)
     }
 }
 
 @Suite("SWAPI's services in turn")
 struct ServiceListTests {
     let diagnostics = RecordingDiagnostics()
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("species-services-\(UUID().uuidString)")
+    let folder = Fixtures.temporaryFolder("services")
+    let clock = TestClock()
     static let dev = "swapi.dev", py4e = "swapi.py4e.com"
-    /// The budget of a test that is not about time: long enough for a
-    /// machine that builds species beside the tests, as CI's does.
-    static let patient = 120.0
+
+    private func Services(failing: [String: StubTransport.Reply] = [:]) throws -> StubTransport {
+        try StubTransport.recordedSWAPI(failing: failing)
+    }
 
     private func client(
         _ transport: any HTTPTransport, roots: [String] = [dev, py4e], retries: Int = 3,
-        maxAge: Double = CachePolicy.defaultMaxAge,
-        fallback: Bool = true, offline: Bool = false, cached: Bool = true, timeout: Double = Self.patient,
+        maxAge: Double = CachePolicy.defaultMaxAge, fallback: Bool = true, offline: Bool = false,
+        cached: Bool = true, timeout: Double = SpeciesClient.Configuration.defaultTimeout, serial: Bool = false,
         telling diagnostics: RecordingDiagnostics? = nil
     ) -> SpeciesClient {
         SpeciesClient(
             configuration: .init(
                 roots: roots.map { APIRoot("https://\($0)/api/")! }, timeout: timeout, retries: retries,
+                serial: serial,
                 cache: CachePolicy(
                     directory: cached ? folder : nil, maxAge: maxAge, mode: offline ? .offline : .normal),
                 fallback: fallback),
-            transport: transport, diagnostics: diagnostics ?? self.diagnostics)
+            transport: transport, diagnostics: diagnostics ?? self.diagnostics, clock: clock)
     }
 
     @Test func byDefaultSWAPIsPublicServicesInOrder() {
@@ -101,7 +73,8 @@ struct ServiceListTests {
     @Test func theNoticeNamesTheCause() async throws {
         let services = try Services(failing: [Self.dev: .failure(.insecureConnection)])
         _ = try await client(services).allSpecies()
-        #expect(diagnostics.notes == ["swapi.dev did not answer (swapi.dev broke); answered by swapi.py4e.com"])
+        #expect(
+            diagnostics.notes == ["swapi.dev did not answer (stubbed insecureConnection); answered by swapi.py4e.com"])
     }
 
     @Test func theTraceTellsEachStep() async throws {
@@ -112,11 +85,11 @@ struct ServiceListTests {
             traces.first
                 == "page plan: pages 1 to 4 at once (as many as the SWAPI data built into species fills), then the rest that page 1 counts"
         )
-        #expect(traces.contains("giving up on swapi.dev: swapi.dev broke"))
+        #expect(traces.contains("giving up on swapi.dev: stubbed insecureConnection"))
         #expect(
             traces.contains {
                 $0.hasPrefix("GET https://swapi.dev/api/species/: failed after ")
-                    && $0.hasSuffix(" ms: swapi.dev broke")
+                    && $0.hasSuffix(" ms: stubbed insecureConnection")
             })
         #expect(traces.contains("swapi.py4e.com answers in swapi.dev's form (drf)"))
         let pages = traces.filter { $0.hasPrefix("GET https://swapi.py4e.com/api/species/") }
@@ -164,7 +137,8 @@ struct ServiceListTests {
     @Test func theServiceThatAnsweredIsAskedFirstWhileRemembered() async throws {
         let down = try Services(failing: [Self.dev: .failure(.insecureConnection)])
         _ = try await client(down).page(1)
-        #expect(diagnostics.notes == ["swapi.dev did not answer (swapi.dev broke); answered by swapi.py4e.com"])
+        #expect(
+            diagnostics.notes == ["swapi.dev did not answer (stubbed insecureConnection); answered by swapi.py4e.com"])
         let next = RecordingDiagnostics()
         let again = try Services(failing: [Self.dev: .failure(.insecureConnection)])
         _ = try await client(again, telling: next).page(2)
@@ -193,7 +167,7 @@ struct ServiceListTests {
         let later = RecordingDiagnostics()
         let services = try Services(failing: [Self.py4e: .failure(.unknownHost)])
         _ = try await client(services, telling: later).page(2)
-        #expect(later.notes == ["swapi.py4e.com did not answer (swapi.py4e.com broke); answered by swapi.dev"])
+        #expect(later.notes == ["swapi.py4e.com did not answer (stubbed unknownHost); answered by swapi.dev"])
         #expect(
             ServiceMemory.all(in: ResponseCache(directory: folder)).first?.remembered.service
                 == "https://swapi.dev/api/")
@@ -209,7 +183,7 @@ struct ServiceListTests {
         }
         #expect(
             error?.description
-                == "swapi.dev did not answer (swapi.dev broke); swapi.py4e.com did not answer (swapi.py4e.com broke); swapi.info did not answer (swapi.info broke)"
+                == "swapi.dev did not answer (stubbed insecureConnection); swapi.py4e.com and swapi.info did not answer (stubbed unknownHost)"
         )
         let grouped = SpeciesError.describe([
             ServiceFailure(service: "a", error: .httpStatus(503, url: URL(string: "http://a/")!)),
@@ -234,7 +208,7 @@ struct ServiceListTests {
         #expect(later.notes.count == 1)
         #expect(
             later.notes.first?.hasPrefix(
-                "swapi.dev did not answer (swapi.dev broke); swapi.py4e.com did not answer (swapi.py4e.com broke): answering from the cache of swapi.py4e.com, as fetched "
+                "swapi.dev and swapi.py4e.com did not answer (stubbed unknownHost): answering from the cache of swapi.py4e.com, as fetched "
             )
                 == true)
     }
@@ -248,8 +222,8 @@ struct ServiceListTests {
         #expect(page.species.first?.url == "https://swapi.py4e.com/api/species/1/")
         #expect(
             diagnostics.notes == [
-                "127.0.0.1 did not answer (its answer is not SWAPI JSON); swapi.py4e.com did not answer (swapi.py4e.com broke); "
-                    + "swapi.dev did not answer (swapi.dev broke): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
+                "127.0.0.1 did not answer (its answer is not SWAPI JSON); swapi.py4e.com and swapi.dev did not answer "
+                    + "(stubbed unknownHost): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
             ])
     }
 
@@ -260,7 +234,7 @@ struct ServiceListTests {
         let error = await speciesError { _ = try await client(down, roots: ["127.0.0.1", "127.0.0.2"]).page() }
         #expect(
             error?.description
-                == "127.0.0.1 did not answer (127.0.0.1 broke); 127.0.0.2 did not answer (127.0.0.2 broke); the cache holds no answer from any of them"
+                == "127.0.0.1 and 127.0.0.2 did not answer (stubbed connectionRefused); the cache holds no answer from any of them"
         )
     }
 
@@ -285,19 +259,151 @@ struct ServiceListTests {
         #expect(services.requests(to: Self.py4e).map(\.absoluteString) == ["https://swapi.py4e.com/api/species/3/"])
     }
 
-    /// A walk down the list takes at most the timeout: a service that
-    /// never answers takes it all, and the next is not asked.
-    @Test func theWalkEndsWithinTheTimeout() async throws {
-        let deaf = FunctionTransport { request in
-            try await Pause.seconds(60)
-            throw TransportError(.other, url: request.url, detail: "unreachable")
-        }
+    // MARK: Issue 28: one clock for the whole answer
+
+    /// A service that never answers takes the whole timeout, and the next
+    /// is not asked; nor is it named.
+    @Test func aServiceThatHangsTakesTheTimeoutAndTheNextIsNotAsked() async throws {
+        let services = try Services(failing: [Self.dev: .hang])
         let error = await speciesError {
-            _ = try await client(deaf, fallback: false, cached: false, timeout: 0.2).page()
+            _ = try await client(services, roots: [Self.dev], fallback: false, cached: false, timeout: 5).page()
+        }
+        #expect(error?.description == "https://swapi.dev/api/species/ timed out: stubbed timeout")
+        #expect(error?.setting == .timeout)
+        #expect(clock.elapsed == 5)
+    }
+
+    /// Every request of an answer, of every service, page and retry, ends
+    /// by one deadline set when the answer starts.
+    @Test func everyRequestOfAnAnswerSharesOneDeadline() async throws {
+        let left = RecordedValues<Double>()
+        let recorded = try Services(failing: [Self.dev: .after(2, .failure(.connectionRefused))])
+        let services = StubTransport { request in
+            left.append(request.limits.deadline?.secondsLeft ?? -1)
+            return try await recorded.send(request)
+        }
+        _ = try await client(services, cached: false, timeout: 10, serial: true).allSpecies()
+        #expect(left.all == [10, 8, 8, 8, 8], "what is left of the one deadline, not 10 s again")
+        #expect(services.requests.allSatisfy { $0.limits.deadline?.seconds == 10 })
+    }
+
+    /// `--serial` against a slow but steady service: each page takes 2 s,
+    /// and the four take 8; with `--timeout 7` the last page is cut at 7 s,
+    /// and the data built into species answers, whole.
+    @Test func aSlowServiceWalkEndsAtTheDeadlineAndWhatIsLocalAnswers() async throws {
+        let slow = try StubTransport.recordedSWAPI()
+        let services = StubTransport {
+            try await StubTransport.Reply.after(2, .response(try await slow.send($0))).answer($0)
+        }
+        let species = try await client(services, roots: [Self.dev], cached: false, timeout: 7, serial: true)
+            .allSpecies()
+        #expect(species.count == 37 && clock.elapsed == 7)
+        #expect(
+            diagnostics.notes == [
+                "swapi.dev did not answer in full (stubbed timeout, after 3 pages, which are dropped): "
+                    + "answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
+            ])
+    }
+
+    /// Four services that each answer 503 and ask to wait longer than the
+    /// timeout leaves: none is waited for, and the built-in data answers at
+    /// once.
+    @Test func aRetryAfterPastTheDeadlineIsNotWaitedOut() async throws {
+        let unavailable = StubTransport.Reply.status(503, headers: ["Retry-After": "5"])
+        let hosts = ["swapi.dev", "swapi.py4e.com", "www.swapi.tech", "swapi.info"]
+        let services = try Services(failing: Dictionary(uniqueKeysWithValues: hosts.map { ($0, unavailable) }))
+        let page = try await client(services, roots: hosts, cached: false, timeout: 3).page()
+        #expect(page.species.count == 10 && clock.elapsed == 0)
+        #expect(services.requests.count == 4, "one each, no retry")
+        let last = await speciesError {
+            _ = try await client(services, roots: ["swapi.info"], fallback: false, cached: false, timeout: 3).page()
         }
         #expect(
-            error?.description
-                == "https://swapi.dev/api/species/ timed out: no complete answer before the 0.2 s for the list of services ran out"
-        )
+            last?.description.hasPrefix(
+                "https://swapi.info/api/species/ answered HTTP 503 Service Unavailable and asks to wait 5 s; 3.0 s of the timeout are left; try again after "
+            ) == true, "\(String(describing: last))")
+    }
+
+    /// `show --related` whose related resources hang on every service: the
+    /// first gives way at its pace, the second at the deadline, and the
+    /// built-in data answers, whole, within the timeout.
+    @Test func relatedResourcesThatHangEndAtTheDeadline() async throws {
+        let recorded = try StubTransport.recordedSWAPI()
+        let services = StubTransport { request in
+            guard request.url.path.contains("/species/") else {
+                return try await StubTransport.Reply.hang.answer(request)
+            }
+            return try await recorded.send(request)
+        }
+        let (species, related) = try await client(services, cached: false, timeout: 5).speciesAndRelated(.id(3))
+        #expect(
+            species.url == "https://swapi.dev/api/species/3/" && related.people.map(\.text) == ["Chewbacca", "Tarfful"])
+        #expect(clock.elapsed == 5)
+        #expect(
+            diagnostics.notes.first?.hasSuffix(
+                "answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))") == true)
+    }
+
+    // MARK: Issue 28: only whole answers
+
+    /// A later page short of the count its service gave: the next service
+    /// answers the whole listing; nothing of the first is cached, and it is
+    /// not remembered.
+    @Test func aShortPageGivesWayToTheNextServiceAndNothingOfItIsKept() async throws {
+        let recorded = try StubTransport.recordedSWAPI()
+        let services = StubTransport { request in
+            guard request.url.absoluteString == "https://swapi.dev/api/species/?page=2" else {
+                return try await recorded.send(request)
+            }
+            return HTTPResponse(status: 200, body: Data(#"{"count":0,"next":null,"previous":null,"results":[]}"#.utf8))
+        }
+        let species = try await client(services).allSpecies()
+        #expect(species.count == 37 && species.allSatisfy { $0.url?.hasPrefix("https://swapi.py4e.com/") == true })
+        #expect(
+            diagnostics.notes == [
+                "swapi.dev did not answer in full (its pages hold 10 of the 37 species it counts, after 2 pages, which are dropped); answered by swapi.py4e.com"
+            ])
+        let cache = ResponseCache(directory: folder)
+        #expect(cache.read(URL(string: "https://swapi.dev/api/species/")!) == nil)
+        #expect(cache.summary().entries == 4, "the four pages of swapi.py4e.com")
+        #expect(ServiceMemory.all(in: cache).first?.remembered.service == "https://swapi.py4e.com/api/")
+    }
+
+    /// Alone, such a service has no whole answer: no listing at all.
+    @Test func aShortListingFromAServiceAloneIsAnError() async throws {
+        let empty = StubTransport.Reply.json(Data(#"{"count":0,"next":null,"previous":null,"results":[]}"#.utf8))
+        let services = try StubTransport.recordedSWAPI(overrides: ["https://swapi.dev/api/species/?page=2": empty])
+        let error = await speciesError {
+            _ = try await client(services, roots: [Self.dev], fallback: false).allSpecies()
+        }
+        #expect(
+            error
+                == .incomplete(
+                    url: URL(string: "https://swapi.dev/api/species/")!,
+                    problem: "its pages hold 10 of the 37 species it counts"))
+        #expect(ResponseCache(directory: folder).summary().entries == 0)
+    }
+
+    /// A related resource that fails on every service is no answer of
+    /// theirs: the built-in data answers, whole; and with nothing to stand
+    /// in, the command fails.
+    @Test(arguments: [StubTransport.Reply.status(500), .failure(.connectionLost)])
+    func aRelatedResourceThatFailsMakesTheAnswerNotWhole(failure: StubTransport.Reply) async throws {
+        let recorded = try StubTransport.recordedSWAPI()
+        let services = StubTransport { request in
+            guard request.url.absoluteString.hasSuffix("/people/13/") else { return try await recorded.send(request) }
+            return try await failure.answer(request)
+        }
+        let (_, related) = try await client(services, cached: false).speciesAndRelated(.id(3))
+        #expect(related.people == [.named("Chewbacca"), .named("Tarfful")])
+        let notes = diagnostics.notes.filter { !$0.hasPrefix("retry ") }
+        #expect(notes.count == 1 && diagnostics.warnings.isEmpty, "\(notes)")
+        #expect(
+            notes.first?.hasSuffix(
+                "answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))") == true)
+        let alone = await speciesError {
+            _ = try await client(services, roots: [Self.dev], fallback: false, cached: false).speciesAndRelated(.id(3))
+        }
+        #expect(alone?.description.contains("https://swapi.dev/api/people/13/") == true, "\(String(describing: alone))")
     }
 }

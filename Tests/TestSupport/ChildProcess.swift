@@ -36,20 +36,30 @@ struct Ending: Sendable {
     let peakMemory: Int
 }
 
-/// A child process that has been started; `result()` waits for its end.
+/// A child process that has been started; `result()` waits for its end,
+/// and `stopped()` for its first stop (SIGSTOP, which a test's hook in it
+/// may raise at the moment the test is about).
 public final class RunningProcess: Sendable {
     public let pid: Int32
     private let ended: AsyncStream<Ending>
+    private let stops: AsyncStream<Void>
     private let folder: URL
 
-    fileprivate init(pid: Int32, ended: AsyncStream<Ending>, folder: URL) {
+    fileprivate init(pid: Int32, ended: AsyncStream<Ending>, stops: AsyncStream<Void>, folder: URL) {
         self.pid = pid
         self.ended = ended
+        self.stops = stops
         self.folder = folder
     }
 
     public func signal(_ signal: Int32) {
         kill(pid, signal)
+    }
+
+    /// Whether the process stopped, once it has; false when it ended first.
+    public func stopped() async -> Bool {
+        for await _ in stops { return true }
+        return false
     }
 
     public func result() async throws -> ProcessResult {
@@ -64,21 +74,39 @@ public final class RunningProcess: Sendable {
     }
 }
 
+/// Any program a test runs: a shell, make, jq, Python. species itself runs
+/// through `SpeciesRunner`.
 public enum ChildProcess {
     public struct SpawnError: Error, CustomStringConvertible {
         public let description: String
     }
 
+    /// An environment with nothing of the developer's in it: no `SWAPI_*`
+    /// or `XDG_*` variables, this test run's home, a UTF-8 locale, and no
+    /// crash backtraces; then `extra`.
+    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": Fixtures.home.path,
+            "LANG": "C.UTF-8",
+            "SWIFT_BACKTRACE": "enable=no",
+        ]
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
     /// Starts `executable` with posix_spawn. Its output goes to temporary
     /// files, so a large one cannot fill a pipe and stall it; `stdout` may
     /// name another file instead (such as /dev/full), and `stdin` a file to
-    /// read (else /dev/null). After `timeout` seconds it is killed. Its end
-    /// is awaited with wait4, for its CPU time.
+    /// read (else /dev/null). After `timeout` seconds it is killed: a net
+    /// for a test gone wrong, far above what any run takes on a loaded
+    /// machine. Its end and its stops are awaited with wait4, for its CPU
+    /// time.
     public static func start(
-        _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 60,
+        _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 600,
         stdin: String? = nil, stdout: String? = nil
     ) throws -> RunningProcess {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("species-test-\(UUID().uuidString)")
+        let folder = Fixtures.temporaryFolder("process")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let stdoutFile = folder.appendingPathComponent("stdout")
         let stderrFile = folder.appendingPathComponent("stderr")
@@ -104,11 +132,18 @@ public enum ChildProcess {
             throw SpawnError(description: "cannot start \(executable.path): \(String(cString: strerror(code)))")
         }
         let (ended, finish) = AsyncStream<Ending>.makeStream()
+        let (stops, stop) = AsyncStream<Void>.makeStream()
         let child = pid
         Thread.detachNewThread {
             var status: Int32 = 0
             var usage = rusage()
-            while wait4(child, &status, 0, &usage) < 0 && errno == EINTR {}
+            while wait4(child, &status, WUNTRACED, &usage) < 0 && errno == EINTR || status & 0xFF == 0x7F {
+                if status & 0xFF == 0x7F {
+                    stop.yield()
+                    status = 0
+                }
+            }
+            stop.finish()
             let cpu =
                 Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
@@ -122,55 +157,14 @@ public enum ChildProcess {
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
             kill(child, SIGKILL)
         }
-        return RunningProcess(pid: pid, ended: ended, folder: folder)
+        return RunningProcess(pid: pid, ended: ended, stops: stops, folder: folder)
     }
 
     public static func run(
-        _ executable: URL, _ arguments: [String], environment: [String: String], timeout: Double = 60,
+        _ executable: URL, _ arguments: [String], environment: [String: String] = environment(), timeout: Double = 600,
         stdin: String? = nil, stdout: String? = nil
     ) async throws -> ProcessResult {
         try await start(executable, arguments, environment: environment, timeout: timeout, stdin: stdin, stdout: stdout)
             .result()
-    }
-}
-
-/// The `species` binary that `swift build` made, beside the test bundle.
-public enum SpeciesBinary {
-    public static let url = URL(fileURLWithPath: CommandLine.arguments[0])
-        .deletingLastPathComponent().appendingPathComponent("species")
-
-    /// A home for this test run alone, so that its cache starts empty; under
-    /// .build, which `make clean` empties.
-    public static let home = Fixtures.packageRoot.appendingPathComponent(".build/test-homes/\(UUID().uuidString)")
-
-    /// An environment with nothing of the developer's in it: no `SWAPI_*`
-    /// or `XDG_*` variables, a home of its own, a UTF-8 locale, and no crash
-    /// backtraces.
-    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "HOME": home.path,
-            "LANG": "C.UTF-8",
-            "SWIFT_BACKTRACE": "enable=no",
-        ]
-        environment.merge(extra) { $1 }
-        return environment
-    }
-
-    public static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws
-        -> ProcessResult
-    {
-        try await ChildProcess.run(url, arguments, environment: environment(extra))
-    }
-
-    /// Starts species with SIGINT and SIGPIPE at their defaults, whatever
-    /// the test runner's are, so that a test can interrupt it as Ctrl-C would.
-    public static func startWithDefaultSignals(_ arguments: [String]) throws -> RunningProcess {
-        let reset =
-            "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-            + "signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
-        return try ChildProcess.start(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", reset, url.path] + arguments,
-            environment: environment())
     }
 }

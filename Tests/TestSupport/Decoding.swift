@@ -15,15 +15,14 @@ public enum Decode {
 
 extension SpeciesClient {
     /// A client of `transport` at swapi.dev, without retries, a cache or
-    /// a fallback, unless the configuration says otherwise.
+    /// a fallback, unless the configuration says otherwise, whose timeout
+    /// runs on `clock`: a stub's time passes only as the stub says.
     public static func stubbed(
         _ transport: any HTTPTransport, diagnostics: any Diagnostics = RecordingDiagnostics(),
-        configure: (inout Configuration) -> Void = { _ in }
+        clock: TestClock = TestClock(), configure: (inout Configuration) -> Void = { _ in }
     ) -> SpeciesClient {
-        // A deadline for tests that are not about time, long enough for a
-        // machine that builds species beside the tests, as CI's does.
-        var configuration = Configuration(roots: [.swapi], timeout: 120, retries: 0, fallback: false)
+        var configuration = Configuration(roots: [.swapi], retries: 0, fallback: false)
         configure(&configuration)
-        return SpeciesClient(configuration: configuration, transport: transport, diagnostics: diagnostics)
+        return SpeciesClient(configuration: configuration, transport: transport, diagnostics: diagnostics, clock: clock)
     }
 }

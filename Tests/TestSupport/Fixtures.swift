@@ -6,6 +6,20 @@ public enum Fixtures {
     public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// This test run's own folder, under .build, which `make clean` empties.
+    public static let runFolder = packageRoot.appendingPathComponent(".build/test-runs/\(UUID().uuidString)")
+
+    /// The home of the processes a test runs, so that their cache starts
+    /// empty.
+    public static let home = runFolder.appendingPathComponent("home")
+
+    /// A folder for one test alone, not made yet: its cache, its home, its
+    /// files.
+    public static func temporaryFolder(_ name: String) -> URL {
+        try? FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
+        return runFolder.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    }
+
     public static func url(_ path: String) -> URL {
         packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(path)
     }

@@ -2,48 +2,204 @@ import Foundation
 import SpeciesKit
 import Synchronization
 
-/// An `HTTPTransport` that answers from a table and records what it was asked.
+/// The one fake network of the tests: it answers each request as `answer`
+/// says, keeps the request (with its limits), and counts how many were in
+/// flight at once. With `firstRound`, the first requests are held until
+/// that many wait together, as a client that asks for them in one round
+/// trip makes them; one that waits for an answer first is held until
+/// `patience` (wall-clock seconds) has passed, which `stalled` then tells.
+/// Requests `passes` lets through are never held.
 public final class StubTransport: HTTPTransport {
+    public typealias Answer = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    /// A canned answer.
     public enum Reply: Sendable {
         case response(HTTPResponse)
         case failure(TransportError.Kind)
+        /// No answer: the request ends at its deadline, or at the start of
+        /// its pace, as a transport ends one that hangs.
+        case hang
+        /// The reply, after `seconds` on the request's clock; or, when its
+        /// deadline or pace ends it first, no answer.
+        indirect case after(Double, Reply)
 
         public static func json(_ body: Data, status: Int = 200) -> Reply {
             .response(HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body))
         }
+
+        public static func status(_ status: Int, headers: [String: String] = [:]) -> Reply {
+            .response(HTTPResponse(status: status, headers: headers, body: Data("{}".utf8)))
+        }
+
+        /// The reply to `request`, as a transport would give it.
+        public func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
+            switch self {
+            case .response(let response):
+                return response
+            case .failure(let kind):
+                throw TransportError(kind, url: request.url, detail: "stubbed \(kind)")
+            case .hang:
+                return try await Reply.after(.infinity, self).answer(request)
+            case .after(let seconds, let reply):
+                let deadline = request.limits.deadline ?? Deadline(seconds: 1e9)
+                let limit = min(deadline.secondsLeft, request.limits.minimumPace?.firstByte ?? .infinity)
+                try await deadline.sleep(min(seconds, limit))
+                guard seconds <= limit else {
+                    throw TransportError(.timedOut(seconds: limit), url: request.url, detail: "stubbed timeout")
+                }
+                return try await reply.answer(request)
+            }
+        }
     }
 
-    private let replies: [String: Reply]
-    private let log = Mutex<[URL]>([])
-
-    /// Unknown URLs answer SWAPI's 404.
-    public init(_ replies: [String: Reply]) {
-        self.replies = replies
+    private struct State {
+        var requests: [HTTPRequest] = []
+        var inFlight = 0
+        var mostInFlight = 0
+        var held: [CheckedContinuation<Void, Never>] = []
+        var open: Bool
+        var stalled = false
     }
 
+    private let answer: Answer
+    private let firstRound: Int
+    private let patience: Double
+    private let passes: @Sendable (URL) -> Bool
+    private let state: Mutex<State>
+
+    public init(
+        firstRound: Int? = nil, patience: Double = 60, passes: @escaping @Sendable (URL) -> Bool = { _ in false },
+        _ answer: @escaping Answer
+    ) {
+        self.answer = answer
+        self.firstRound = firstRound ?? 0
+        self.patience = patience
+        self.passes = passes
+        state = Mutex(State(open: firstRound == nil))
+    }
+
+    /// Answers from a table of URLs; any other answers SWAPI's 404.
+    public convenience init(_ replies: [String: Reply]) {
+        self.init { request in
+            try await (replies[request.url.absoluteString] ?? .json(Data(#"{"detail":"Not found"}"#.utf8), status: 404))
+                .answer(request)
+        }
+    }
+
+    /// Answers each request with the next reply, whatever its URL.
+    public static func script(_ replies: [Reply]) -> StubTransport {
+        let left = Mutex(replies)
+        return StubTransport { request in
+            guard let reply = left.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
+                throw TransportError(.other, url: request.url, detail: "the script has no more replies")
+            }
+            return try await reply.answer(request)
+        }
+    }
+
+    /// Every request so far, in order.
+    public var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    /// The URLs of every request so far, in order.
+    public var urls: [String] { requests.map(\.url.absoluteString) }
+    public var mostInFlight: Int { state.withLock { $0.mostInFlight } }
+    public var stalled: Bool { state.withLock { $0.stalled } }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let round = state.withLock { state -> Int? in
+            state.requests.append(request)
+            state.inFlight += 1
+            state.mostInFlight = max(state.mostInFlight, state.inFlight)
+            return state.open || passes(request.url) ? nil : state.requests.count
+        }
+        if round != nil { await waitForTheRound() }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        return try await answer(request)
+    }
+
+    private func waitForTheRound() async {
+        await withCheckedContinuation { continuation in
+            let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.held.append(continuation)
+                guard state.held.count >= firstRound else { return [] }
+                state.open = true
+                defer { state.held = [] }
+                return state.held
+            }
+            released.forEach { $0.resume() }
+            if released.isEmpty, state.withLock({ $0.held.count == 1 }) {
+                Task { [self] in
+                    try? await Task.sleep(nanoseconds: UInt64(patience * 1e9))
+                    let late = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                        guard !state.open else { return [] }
+                        (state.open, state.stalled) = (true, true)
+                        defer { state.held = [] }
+                        return state.held
+                    }
+                    late.forEach { $0.resume() }
+                }
+            }
+        }
+    }
+}
+
+extension StubTransport {
     /// Every recorded SWAPI response at its recorded `https://swapi.dev/api/`
-    /// URL, plus the bare species endpoint as page 1, merged with `overrides`.
-    public static func recordedSWAPI(overrides: [String: Reply] = [:]) throws -> StubTransport {
+    /// URL, plus the bare species endpoint as page 1, merged with
+    /// `overrides`; served under any host as that host's own, with its own
+    /// links, unless `failing` says how that host fails.
+    public static func recordedSWAPI(
+        overrides: [String: Reply] = [:], failing: [String: Reply] = [:], firstRound: Int? = nil
+    ) throws -> StubTransport {
         var replies = try Fixtures.recordedResponses().mapValues { Reply.json($0.body, status: $0.status) }
         replies["https://swapi.dev/api/species/"] = replies["https://swapi.dev/api/species/?page=1"]
         replies.merge(overrides) { $1 }
-        return StubTransport(replies)
-    }
-
-    /// The URLs requested so far, in order.
-    public var requests: [URL] {
-        log.withLock { $0 }
-    }
-
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        log.withLock { $0.append(request.url) }
-        switch replies[request.url.absoluteString] {
-        case .response(let response)?:
+        let recorded = StubTransport(replies)
+        return StubTransport(firstRound: firstRound) { request in
+            let host = request.url.host ?? ""
+            if let failure = failing[host] { return try await failure.answer(request) }
+            let own = "https://\(host)/", swapi = "https://swapi.dev/"
+            var asked = request
+            asked.url =
+                URL(string: request.url.absoluteString.replacingOccurrences(of: own, with: swapi)) ?? request.url
+            var response = try await recorded.send(asked)
+            response.body = Data(
+                String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: swapi, with: own).utf8)
             return response
-        case .failure(let kind)?:
-            throw TransportError(kind, url: request.url, detail: "stubbed \(kind)")
-        case nil:
-            return HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8))
         }
+    }
+
+    /// A SWAPI-like API of `species` species, 10 a page, at
+    /// https://swapi.dev/api/species/?page=N, whose pages can be made to
+    /// lie: `count` says another number, a page links elsewhere
+    /// (`nextLinks`, `previousLinks`), a page answers 500 (`failing`).
+    public static func synthetic(
+        species: Int, count: Int? = nil, nextLinks: [Int: String] = [:], previousLinks: [Int: String] = [:],
+        failing: Set<Int> = [], firstRound: Int? = nil, passes: @escaping @Sendable (URL) -> Bool = { _ in false }
+    ) -> StubTransport {
+        let pages = (species + 9) / 10
+        return StubTransport(firstRound: firstRound, passes: passes) { request in
+            await Task.yield()
+            let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            let page = query.first { $0.name == "page" }.flatMap { Int($0.value ?? "") } ?? 1
+            guard (1...pages).contains(page) else {
+                return HTTPResponse(status: 404, body: Data(#"{"detail":"Not found"}"#.utf8))
+            }
+            guard !failing.contains(page) else { return HTTPResponse(status: 500, body: Data()) }
+            let first = (page - 1) * 10 + 1
+            let results = (first...min(species, first + 9)).map {
+                #"{"name":"Species \#($0)","url":"https://swapi.dev/api/species/\#($0)/"}"#
+            }
+            let next = nextLinks[page] ?? (page < pages ? syntheticURL(page: page + 1) : nil)
+            let previous = previousLinks[page] ?? (page > 1 ? syntheticURL(page: page - 1) : nil)
+            func json(_ link: String?) -> String { link.map { "\"\($0)\"" } ?? "null" }
+            let body =
+                #"{"count":\#(count ?? species),"next":\#(json(next)),"previous":\#(json(previous)),"results":[\#(results.joined(separator: ","))]}"#
+            return HTTPResponse(status: 200, body: Data(body.utf8))
+        }
+    }
+
+    /// The URL of page `page` of `synthetic`'s listing.
+    public static func syntheticURL(page: Int) -> String {
+        page == 1 ? "https://swapi.dev/api/species/" : "https://swapi.dev/api/species/?page=\(page)"
     }
 }

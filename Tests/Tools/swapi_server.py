@@ -18,7 +18,7 @@ each of SWAPI's three dialects:
 
 Path segments before `api/` make a session, such as /t42/api/species/: the
 links served keep the session, and GET /<session>/_log lists the requests of
-that session (with ?wait=N, once there are N, or after 10 s). Segments of the session choose how it behaves:
+that session (with ?wait=N, once there are N, or after 10 minutes). Segments of the session choose how it behaves:
 `dialect=tech`, `delay=MS` (each answer waits MS milliseconds), `gate=N`
 (requests are answered N at a time: each waits until the session's count of
 requests reaches the next multiple of N, so that a client that asks for N
@@ -67,6 +67,7 @@ FAULTS = {
     "429-long": "every request answers 429 with Retry-After: 25924",
     "retry-after-huge": "every request answers 503 with Retry-After: 99999999999999999999",
     "retry-after-hex": "the first request answers 503 with Retry-After: 0x10, which is no number of seconds",
+    "retry-after-4": "every request answers 503 with Retry-After: 4",
     "500-once": "the first request answers 500",
     "503-once": "the first request answers 503",
     "503-always": "every request answers 503",
@@ -76,6 +77,7 @@ FAULTS = {
     "half-headers": "a status line, then the connection closes",
     "hang": "requests are accepted and never answered",
     "drip": "the body comes one byte a second",
+    "slow-body": "every body comes at 1.1 KiB/s, in chunks of 110 bytes a tenth of a second apart",
     "html": "every answer is an HTML page under status 200 (a captive portal)",
     "truncated": "every JSON body is cut in half",
     "loop": "species page 3 links back to page 2",
@@ -113,6 +115,8 @@ FAULTS = {
     "later-drop": "species pages after the first are closed without an answer",
     "later-hang": "species pages after the first are accepted and never answered",
     "later-html": "species pages after the first are an HTML page under status 200",
+    "later-empty": "species pages after the first are empty: count 0, no results, no next link",
+    "related-hang": "planets, people and films are accepted and never answered",
     "404-json": "every request answers 404 with swapi.dev's JSON, as an API that is not there",
     "404-html": "every request answers 404 with an HTML page",
     "401": "every request answers 401 Unauthorized",
@@ -128,7 +132,7 @@ SPREADSHEET_NAMES = ['=HYPERLINK("http://evil.example/","x")', "+1+1", "@SUM(A1)
                      "<script>alert(1)</script> & <img src=x onerror=alert(1)>"]
 
 # What later-KIND faults do to the species pages after the first.
-LATER = {"later-500", "later-drop", "later-hang", "later-html"}
+LATER = {"later-500", "later-drop", "later-hang", "later-html", "later-empty"}
 
 
 def later_page(rest, query):
@@ -304,7 +308,7 @@ class Handler(BaseHTTPRequestHandler):
             wanted = int(urllib.parse.parse_qs(target.query).get("wait", ["0"])[0])
             with server.logged:
                 key = target.path[1:-len("_log")]
-                server.logged.wait_for(lambda: len(server.log.get(key, [])) >= wanted, timeout=10)
+                server.logged.wait_for(lambda: len(server.log.get(key, [])) >= wanted, timeout=600)
                 entries = list(server.log.get(key, []))
             return self.send(200, json.dumps(entries).encode())
         if not separator:
@@ -349,6 +353,8 @@ class Handler(BaseHTTPRequestHandler):
         content_type = "application/json" if body[:1] in (b"{", b"[") else "text/html"
         if fault == "drip":
             return self.drip(status, body)
+        if fault == "slow-body":
+            return self.drip(status, body, chunk=110, pause=0.1)
         if fault == "oversized":
             return self.send_without_length(status, body)
         if fault == "many-headers":
@@ -385,10 +391,11 @@ class Handler(BaseHTTPRequestHandler):
             "429-long": "25924",
             "retry-after-huge": "99999999999999999999",
             "retry-after-hex": "0x10",
+            "retry-after-4": "4",
         }
         port = self.server.server_address[1]
-        if fault in retry_after and (count == 1 or fault in ("429-long", "retry-after-huge")):
-            status = 503 if fault in ("retry-after-huge", "retry-after-hex") else 429
+        if fault in retry_after and (count == 1 or fault in ("429-long", "retry-after-huge", "retry-after-4")):
+            status = 503 if fault.startswith("retry-after") else 429
             self.send(status, b'{"detail":"Request was throttled."}', {"Retry-After": retry_after[fault]})
         elif fault in ("500-once", "503-once") and count == 1:
             self.send(int(fault[:3]), HTML_ERROR, content_type="text/html")
@@ -409,6 +416,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(500, HTML_ERROR, content_type="text/html")
             elif fault == "later-html":
                 self.send(200, HTML_ERROR, content_type="text/html")
+            elif fault == "later-empty":
+                self.send(200, b'{"count":0,"next":null,"previous":null,"results":[]}')
             elif fault == "later-hang":
                 self.wait_for_client_to_leave(300)
             self.close_connection = fault in ("later-drop", "later-hang")
@@ -417,7 +426,7 @@ class Handler(BaseHTTPRequestHandler):
         elif fault == "half-headers":
             self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n")
             self.close_connection = True
-        elif fault == "hang":
+        elif fault == "hang" or (fault == "related-hang" and re.match(r"(planets|people|films)/", rest)):
             self.wait_for_client_to_leave(300)
             self.close_connection = True
         elif fault == "redirect-off-host":
@@ -509,16 +518,16 @@ class Handler(BaseHTTPRequestHandler):
             if poller.poll(1000) and not self.connection.recv(1024):
                 return
 
-    def drip(self, status, body):
+    def drip(self, status, body, chunk=1, pause=1.0):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         try:
-            for byte in body:
-                self.wfile.write(bytes([byte]))
+            for start in range(0, len(body), chunk):
+                self.wfile.write(body[start:start + chunk])
                 self.wfile.flush()
-                time.sleep(1)
+                time.sleep(pause)
         except OSError:
             pass
         self.close_connection = True

@@ -24,21 +24,22 @@ final class CacheAge: Sendable {
 ///   a 304 refreshes it.
 /// - `cacheOnly` answers from an entry of any age, or not at all.
 ///
-/// With a `draft`, what is to be written waits there until the answer it
-/// is part of is whole (`AnswerDraft`).
+/// It reads the cache, and never writes it: what is to be written waits in
+/// the draft of the answer it is part of until that answer is whole
+/// (`AnswerDraft`). Each request takes what `limits` says.
 struct Fetcher: Sendable {
     let network: any HTTPTransport
     let cache: ResponseCache?
     let maxAge: Double
     var mode: CachePolicy.Mode
-    let diagnostics: any Diagnostics
+    /// Holds the writes and warnings until the answer is whole.
+    let draft: AnswerDraft
+    let limits: RequestLimits
     /// What a body may hold, checked before it is decoded.
     var valueLimits = JSONValueCount(maxSize: URLSessionTransport.defaultMaxResponseSize)
     var now: @Sendable () -> Date = Date.init
     /// Told when each answer from the cache was fetched.
     var cacheAge: CacheAge?
-    /// Holds the writes until the answer is whole.
-    var draft: AnswerDraft?
 
     /// The same, answering from the cache alone, whatever its age, and
     /// telling `age` how old each answer is.
@@ -52,7 +53,7 @@ struct Fetcher: Sendable {
     /// The value `read` makes of the body of GET `url`. `read` throws
     /// `SpeciesError.invalidResponse` for a body that is not what it expects.
     func get<Value: Sendable>(_ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value) async throws -> Value {
-        var entry = draft?.held(url) ?? cache?.read(url)
+        var entry = draft.held(url) ?? cache?.read(url)
         var cached: Value?
         if let body = entry?.body {
             cached = try? decode(body, url, read)
@@ -61,7 +62,7 @@ struct Fetcher: Sendable {
         }
         if let entry, let cached, mode == .offline || (mode == .normal && isFresh(entry)) {
             cacheAge?.fetched(entry.fetched)
-            diagnostics.trace(
+            draft.trace(
                 "GET \(url.redacted): from the cache, no request (fetched \(TimeSpan.describe(now().timeIntervalSince(entry.fetched))) ago)"
             )
             return cached
@@ -69,7 +70,7 @@ struct Fetcher: Sendable {
         if mode == .offline {
             throw SpeciesError.notCached(url: url)
         }
-        var request = HTTPRequest(url: url)
+        var request = HTTPRequest(url: url, limits: limits)
         request.headers["If-None-Match"] = entry?.etag
         request.headers["If-Modified-Since"] = entry?.lastModified
         let response: HTTPResponse
@@ -82,11 +83,11 @@ struct Fetcher: Sendable {
         case 304 where entry != nil:
             guard var entry, let cached else { break }
             entry.fetched = now()
-            store(entry)
+            draft.hold(entry)
             return cached
         case 200..<300:
             let value = try decode(response.body, url, read)
-            store(
+            draft.hold(
                 .init(
                     url: ResponseCache.key(url), fetched: now(), etag: response.header("ETag"),
                     lastModified: response.header("Last-Modified"), body: response.body))
@@ -119,16 +120,6 @@ struct Fetcher: Sendable {
         return age >= 0 && age < maxAge
     }
 
-    private func store(_ entry: ResponseCache.Entry) {
-        guard let cache else { return }
-        if let draft { return draft.hold(entry) }
-        do {
-            try cache.write(entry)
-        } catch {
-            diagnostics.warning("cannot write the cache in \(error.path): \(error.reason)")
-        }
-    }
-
     private static func failure(_ error: TransportError) -> SpeciesError {
         switch error.kind {
         case .tooLarge:
@@ -137,8 +128,8 @@ struct Fetcher: Sendable {
             .redirected(url: error.url, problem: error.detail)
         case .tooManyHeaders:
             .refused(url: error.url, problem: error.detail)
-        case .throttled(let status, let retryAfter):
-            .rateLimited(url: error.url, status: status, retryAfter: retryAfter)
+        case .throttled(let status, let retryAfter, let secondsLeft):
+            .rateLimited(url: error.url, status: status, retryAfter: retryAfter, secondsLeft: secondsLeft)
         default:
             .unreachable(error)
         }

@@ -60,7 +60,7 @@ package struct ResponseCache: Sendable {
     /// A header longer than this is no entry's: it holds a URL and two
     /// validators.
     static let maxHeaderSize = 64 * 1024
-    /// A record is a line or two (`ServiceMemory`, `DialectMemory`): a
+    /// A record is a line or two (`ServiceMemory`): a
     /// larger one is none, and is not read.
     static let maxRecordSize = 4096
 

@@ -44,6 +44,7 @@ final class AnswerDraft: Diagnostics {
 
     /// A response to write to the cache once the answer is whole.
     func hold(_ entry: ResponseCache.Entry) {
+        guard cache != nil else { return }
         held.withLock { held in
             held.entries.removeAll { $0.url == entry.url }
             held.entries.append(entry)

@@ -23,6 +23,11 @@ enum Dialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// The dialect of a service not heard from yet: its host's, else drf's.
+    static func guess(for root: APIRoot) -> Dialect {
+        ofPublicHost(root) ?? .drf
+    }
+
     /// `swapi.dev's`, for messages: the service the dialect is named after.
     var service: String {
         switch self {

@@ -9,9 +9,10 @@ public struct RelatedResources: Sendable, Equatable {
         case unnamed
         /// Its link answers 404: SWAPI has dangling links, such as films/7.
         case notFound
-        /// Offline, and neither cached nor in the data built into species.
+        /// The SWAPI data built into species, answering, does not hold it.
         case unavailableOffline
-        /// It could not be fetched or read; `reason` says why, briefly.
+        /// It cannot be named, as `reason` says briefly: its link is not
+        /// one of SWAPI's.
         case failed(reason: String)
 
         /// The name, or what stands for it in the detail text.
@@ -74,11 +75,10 @@ struct RelatedResource: Decodable, Sendable, Equatable {
 
 extension SpeciesClient {
     /// Fetches what `species` links to from `source`,
-    /// `RemoteCatalog.concurrency` at once. A link that cannot be followed
-    /// or answered (a server error, a body that is not SWAPI JSON) makes the
-    /// whole answer give way when another service would answer in this
-    /// one's place; else it does not sink the others: it is named
-    /// `unknown (why)`, with a warning.
+    /// `RemoteCatalog.concurrency` at once. Only SWAPI's own 404 (a dangling
+    /// link) is named `unknown (not found)`; any other failure makes the
+    /// answer not whole, and the next source answers it (docs/cli.md, "One
+    /// answer, one source").
     func related(of species: StarWarsSpecies, in source: any SpeciesSource) async throws -> RelatedResources {
         let links = [species.homeworld].compactMap { $0 } + species.people + species.films
         var found = [RelatedResource?](repeating: nil, count: links.count)
@@ -118,9 +118,7 @@ extension SpeciesClient {
 
     /// A planet, person or film, read from its link's kind and id and
     /// asked of `source`, whatever host the link names (swapi.tech writes
-    /// its own). What keeps it from being named is an answer too, unless
-    /// another service would answer in this one's place. Offline, what
-    /// neither the cache nor the built-in data holds is not available.
+    /// its own). A link that names none is `unknown (not a SWAPI link)`.
     private func resource(_ link: String, in source: any SpeciesSource) async throws -> RelatedFetch {
         guard let reference = ResourceReference(link) else {
             diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI planet, person or film")
@@ -130,11 +128,6 @@ extension SpeciesClient {
             return try await source.resource(reference).map(RelatedFetch.found) ?? .missing(.unavailableOffline)
         } catch SpeciesError.notFound {
             return .missing(.notFound)
-        } catch SpeciesError.notCached {
-            return .missing(.unavailableOffline)
-        } catch let error as SpeciesError where !(error.meansUnanswered && source.givesWay) {
-            diagnostics.warning("cannot name \(reference): \(error)")
-            return .missing(.failed(reason: error.briefly))
         }
     }
 }

@@ -7,10 +7,10 @@ import Foundation
 /// draft of the answer (`AnswerDraft`), which also hears what is handed over.
 ///
 /// A service that is not SWAPI gives way (`SpeciesError.meansUnanswered`):
-/// one whose species list answers 404 or is empty. A 404 for one species,
-/// page or resource is SWAPI's answer only once the species list has
-/// answered as SWAPI's does: a service that answers 404 to everything has
-/// none of them.
+/// one whose species list answers 404 or is empty, or whose pages do not
+/// hold the species its first page counts. A 404 for one species, page or
+/// resource is SWAPI's answer only once the species list has answered as
+/// SWAPI's does: a service that answers 404 to everything has none of them.
 struct RemoteCatalog: SpeciesSource {
     /// More pages than this is taken for a server that never ends.
     static let maxPages = 500
@@ -19,30 +19,22 @@ struct RemoteCatalog: SpeciesSource {
 
     let root: APIRoot
     let fetcher: Fetcher
-    let draft: AnswerDraft
     /// Follow `next` one page at a time.
     let serial: Bool
-    let dialects: DialectMemory
-    let givesWay: Bool
+    let memory: ServiceMemory
 
-    private var diagnostics: any Diagnostics { draft }
+    private var draft: AnswerDraft { fetcher.draft }
+    private var diagnostics: any Diagnostics { fetcher.draft }
 
     /// The same catalog, answering from the cache alone, whatever its age.
     func cacheOnly(telling age: CacheAge) -> RemoteCatalog {
-        RemoteCatalog(
-            root: root, fetcher: fetcher.cacheOnly(telling: age), draft: draft, serial: serial, dialects: dialects,
-            givesWay: false)
+        RemoteCatalog(root: root, fetcher: fetcher.cacheOnly(telling: age), serial: serial, memory: memory)
     }
 
     /// The dialect of the API: as its answers showed, in this process or an
     /// earlier one; else the one its host is known for; else drf's.
     var dialect: Dialect {
-        dialects.known(for: root, in: fetcher.cache) ?? guess
-    }
-
-    /// The dialect of a service not heard from yet.
-    private var guess: Dialect {
-        Dialect.ofPublicHost(root) ?? .drf
+        memory.dialect(of: root) ?? Dialect.guess(for: root)
     }
 
     /// The listing at `url`, which must be in `expected`'s dialect (with its
@@ -61,7 +53,7 @@ struct RemoteCatalog: SpeciesSource {
         } catch SpeciesError.httpStatus(404, let url) where opens {
             throw SpeciesError.notSWAPI(url: url, problem: "its species list answered HTTP 404 Not Found")
         }
-        dialects.learn(listing.dialect, for: root, in: fetcher.cache, guess: guess, trace: diagnostics.trace)
+        memory.learn(listing.dialect, for: root, trace: diagnostics.trace)
         guard listing.dialect == expected, listing.expanded else {
             throw DialectMismatch(dialect: listing.dialect, url: url)
         }
@@ -163,16 +155,19 @@ struct RemoteCatalog: SpeciesSource {
                 draft.handedOver(page: url, species: page.count)
                 species += page
             }
+            if summary.missing > 0, !summary.reached(limit) {
+                let shifted =
+                    summary.repeated == 0
+                    ? "" : "; \(summary.repeated) came twice: they changed while they were read"
+                throw SpeciesError.incomplete(
+                    url: first,
+                    problem: "its pages hold \(summary.received) of the \(summary.counted ?? 0) species it counts"
+                        + shifted)
+            }
             if summary.repeated > 0 {
-                let missing =
-                    summary.missing == 0
-                    ? "none is missing" : "\(summary.missing) of the \(summary.counted ?? 0) counted are missing"
                 diagnostics.warning(
-                    "the pages of \(first.redacted) changed while they were read: \(summary.repeated) species came twice, and are printed once; "
-                        + missing)
-            } else if let counted = summary.counted, counted != summary.received, !summary.reached(limit) {
-                diagnostics.warning(
-                    "the API counted \(counted) species but sent \(summary.received), from \(first.redacted)")
+                    "the pages of \(first.redacted) changed while they were read: \(summary.repeated) species came twice, and are printed once"
+                )
             }
             return species
         }

@@ -12,17 +12,19 @@ import Synchronization
 /// (`ServiceMemory`), then the rest in the list's order. One that gives no
 /// answer (`SpeciesError.meansUnanswered`), at its first request or part
 /// way, gives way to the next at once, and what it sent is dropped
-/// (`AnswerDraft`); only the last of the list retries, and the services
-/// share one budget, the timeout (`ServiceTurn`): those it leaves no time
-/// for are not asked. When none answers: the cache, whatever its age, of
-/// each in turn; then, when one of them is SWAPI's own, the data built
-/// into species. Offline: the cache of each, then the built-in data, for
-/// any host. What stood in, or which service took over, is said once on
-/// stderr.
+/// (`AnswerDraft`). What each request may take is decided here, once for
+/// each service (`limits(_:othersFollow:)`): every request of an answer ends
+/// by one deadline, the timeout from the answer's start, and the services
+/// it leaves no time for are not asked; while others follow a service, its
+/// requests keep a minimum pace and are not retried. When none answers:
+/// the cache, whatever its age, of each in turn; then, when one of them is
+/// SWAPI's own, the data built into species. Offline: the cache of each,
+/// then the built-in data, for any host. What stood in, or which service
+/// took over, is said once on stderr.
 final class ServiceList: Sendable {
-    /// The catalog of a service, for a turn in a walk (nil for the cache
-    /// alone), whose answer goes to a draft.
-    typealias CatalogMaker = @Sendable (APIRoot, ServiceTurn?, AnswerDraft) -> RemoteCatalog
+    /// The catalog of a service, whose requests take what the limits say,
+    /// and whose answer goes to a draft.
+    typealias CatalogMaker = @Sendable (APIRoot, RequestLimits, AnswerDraft) -> RemoteCatalog
 
     let roots: [APIRoot]
     private let catalog: CatalogMaker
@@ -31,7 +33,10 @@ final class ServiceList: Sendable {
     private let mode: CachePolicy.Mode
     /// False: when no service answers, that is the answer (`--no-fallback`).
     private let fallback: Bool
-    private let timeout: Double
+    /// The deadline of an answer, from now.
+    private let deadline: @Sendable () -> Deadline
+    /// Of the last service asked.
+    private let retries: Int
     private let diagnostics: any Diagnostics
     /// The service that answered in this process, asked first from then on.
     private let answering = Mutex<APIRoot?>(nil)
@@ -39,15 +44,16 @@ final class ServiceList: Sendable {
 
     init(
         roots: [APIRoot], memory: ServiceMemory, cache: ResponseCache?, mode: CachePolicy.Mode, fallback: Bool,
-        timeout: Double,
-        diagnostics: any Diagnostics, catalog: @escaping CatalogMaker
+        deadline: @escaping @Sendable () -> Deadline, retries: Int, diagnostics: any Diagnostics,
+        catalog: @escaping CatalogMaker
     ) {
         self.roots = roots
         self.memory = memory
         self.cache = cache
         self.mode = mode
         self.fallback = fallback
-        self.timeout = timeout
+        self.deadline = deadline
+        self.retries = retries
         self.diagnostics = diagnostics
         self.catalog = catalog
     }
@@ -60,16 +66,15 @@ final class ServiceList: Sendable {
             note("offline: answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))")
             return try await body(builtIn(at: order[0]))
         }
-        let end = ContinuousClock.now + .seconds(timeout)
+        let deadline = self.deadline()
         var failures: [ServiceFailure] = []
         for (index, root) in order.enumerated() {
-            // The services the budget leaves no time for are not asked.
-            guard index == 0 || end > .now else { break }
-            let turn =
-                order.count > 1 ? ServiceTurn(budgetSeconds: timeout, end: end, followed: index < order.count - 1) : nil
+            // The services the deadline leaves no time for are not asked.
+            guard index == 0 || !deadline.hasPassed else { break }
+            let limits = self.limits(deadline, othersFollow: index < order.count - 1)
             let draft = AnswerDraft(diagnostics, cache: cache)
             do {
-                let value = try await body(catalog(root, turn, draft))
+                let value = try await body(catalog(root, limits, draft))
                 draft.keep()
                 settle(on: root, after: failures)
                 return value
@@ -104,6 +109,15 @@ final class ServiceList: Sendable {
         return try await body(builtIn(at: swapi))
     }
 
+    /// What each request of a service may take: all end by the answer's
+    /// deadline; while others follow the service, they must keep
+    /// `MinimumPace.followed` and are not retried, so that a slow or
+    /// failing service gives way; the last retries as configured.
+    private func limits(_ deadline: Deadline, othersFollow: Bool) -> RequestLimits {
+        RequestLimits(
+            deadline: deadline, minimumPace: othersFollow ? .followed : nil, retries: othersFollow ? 0 : retries)
+    }
+
     /// The answer of the first service's cache, whatever its age, that holds
     /// all of it (a value, or an error that answers, such as a name that
     /// matches nothing); with that service, and when the oldest of it was
@@ -114,7 +128,9 @@ final class ServiceList: Sendable {
         for root in order {
             let age = CacheAge()
             let draft = AnswerDraft(diagnostics, cache: nil)
-            let answer = await Result.capturing { try await body(catalog(root, nil, draft).cacheOnly(telling: age)) }
+            let answer = await Result.capturing {
+                try await body(catalog(root, RequestLimits(), draft).cacheOnly(telling: age))
+            }
             if case .failure(let error as SpeciesError) = answer, error.meansUnanswered || error.isNotCached {
                 _ = draft.drop(from: "the cache of \(name(of: root))")
                 continue
@@ -150,7 +166,7 @@ final class ServiceList: Sendable {
     }
 
     private func builtIn(at root: APIRoot) -> BundledCatalog {
-        BundledCatalog(root: root, dialect: catalog(root, nil, AnswerDraft(diagnostics, cache: nil)).dialect)
+        BundledCatalog(root: root, dialect: memory.dialect(of: root) ?? Dialect.guess(for: root))
     }
 
     /// `swapi.dev`: the host (and port) of the service, or, when another

@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 
-/// Which service of a list answered, remembered as a record in the cache,
-/// so that the runs that follow ask it first while the record is fresh
-/// (`maxAge`). The record says since when the service answers, and when
-/// that was last confirmed: a run that finds the same service again only
-/// confirms it. Services are named as the cache names URLs, without
-/// credentials.
+/// What species remembers of the services of a list, as records in the
+/// cache: which of them answered, so that the runs that follow ask it first
+/// while the record is fresh (`maxAge`); and the dialect each speaks, once
+/// its answers have shown it and it is not the one species would guess, so
+/// that the next run asks in the right form at once. A record's date is
+/// when it was written; since when a service answers is a date in the same
+/// form. Services are named as the cache names URLs, without credentials.
 package final class ServiceMemory: Sendable {
     package struct Remembered: Sendable, Equatable {
         /// The service's API root, as the cache keys it.
@@ -22,8 +23,10 @@ package final class ServiceMemory: Sendable {
     let roots: [APIRoot]
     private let cache: ResponseCache?
     private let maxAge: Double
-    /// The record, as this process first read it or last wrote it.
+    /// The record of the list, as this process first read it or last wrote it.
     private let record = Mutex<Remembered??>(nil)
+    /// The dialect of each root, as this process has heard or read it.
+    private let dialects = Mutex<[String: Dialect]>([:])
 
     init(roots: [APIRoot], cache: ResponseCache?, maxAge: Double) {
         self.roots = roots
@@ -65,7 +68,33 @@ package final class ServiceMemory: Sendable {
         let now = Date()
         let since = before?.service == service ? before?.since ?? now : now
         record.withLock { $0 = .some(Remembered(service: service, since: since, confirmed: now)) }
-        try? cache.remember(service + "\n" + Timestamp(since).text, as: Self.key(roots))
+        try? cache.remember(service + "\n" + String(since.timeIntervalSince1970), as: Self.key(roots))
+    }
+
+    /// The dialect `root` answered in, in this process or an earlier one.
+    func dialect(of root: APIRoot) -> Dialect? {
+        let key = Self.dialectKey(root)
+        if let dialect = dialects.withLock({ $0[key] }) { return dialect }
+        guard let dialect = cache?.record(key).flatMap({ Dialect(rawValue: $0.value) }) else { return nil }
+        dialects.withLock { $0[key] = dialect }
+        return dialect
+    }
+
+    /// Learns the dialect `root` answered in; the first time in this
+    /// process, or when it changed, `trace` hears of it. A record is
+    /// written when it is not the one guessed, or changes one.
+    func learn(_ dialect: Dialect, for root: APIRoot, trace: (String) -> Void) {
+        let key = Self.dialectKey(root)
+        let heard = dialects.withLock { $0[key] } != nil
+        let remembered = self.dialect(of: root)
+        if !heard || remembered != dialect {
+            trace("\(root.origin.authority) answers in \(dialect.service) form (\(dialect.rawValue))")
+        }
+        guard remembered != dialect else { return }
+        dialects.withLock { $0[key] = dialect }
+        if remembered != nil || dialect != Dialect.guess(for: root) {
+            try? cache?.remember(dialect.rawValue, as: key)
+        }
     }
 
     /// What `species cache info` says of each list: which service answers
@@ -85,9 +114,13 @@ package final class ServiceMemory: Sendable {
         prefix + roots.map(name).joined(separator: " ")
     }
 
+    private static func dialectKey(_ root: APIRoot) -> String {
+        "dialect " + name(root)
+    }
+
     private static func remembered(from value: String, confirmed: Date) -> Remembered? {
         let lines = value.split(separator: "\n").map(String.init)
-        guard lines.count == 2, let since = Timestamp(lines[1])?.date else { return nil }
-        return Remembered(service: lines[0], since: since, confirmed: confirmed)
+        guard lines.count == 2, let since = Double(lines[1]), since.isFinite else { return nil }
+        return Remembered(service: lines[0], since: Date(timeIntervalSince1970: since), confirmed: confirmed)
     }
 }

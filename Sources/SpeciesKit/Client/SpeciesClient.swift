@@ -5,11 +5,11 @@ import Synchronization
 /// name, and the names of what a species links to.
 ///
 /// The services of `roots` are asked in turn (`ServiceList`): SWAPI's
-/// public ones unless told otherwise. Requests go through the transport
-/// (URLSession unless another is given), each bounded by `timeout` from
-/// its first byte to its last and retried as `retries` says, and through
-/// the cache of `cache`. Every response is checked; what cannot be read is
-/// reported to the diagnostics.
+/// public ones unless told otherwise. Each call is one answer, which ends
+/// within `timeout`, whatever the network does. Requests go through the
+/// cache of `cache`, then the retries (`retries`, of the last service
+/// asked) to the transport (URLSession unless another is given). Every
+/// response is checked; what cannot be read is reported to the diagnostics.
 public struct SpeciesClient: Sendable {
     /// Which services, and how the client asks them.
     public struct Configuration: Sendable, Equatable {
@@ -21,11 +21,14 @@ public struct SpeciesClient: Sendable {
         /// The services, asked in this order; one means that one only, and
         /// none means SWAPI's public services.
         public var roots: [APIRoot]
-        /// Seconds for each request, first byte to last; and for a walk
-        /// down `roots` until one answers.
+        /// Seconds for each answer (each call of the client): every
+        /// service, page, retry, wait, redirect and related resource it
+        /// asks of the network ends within them; then the cache or the
+        /// built-in data answers, as `fallback` says.
         public var timeout: Double
         /// Retries of HTTP 429, 500, 502, 503, 504 and dropped connections,
-        /// by the last service of `roots` (the others give way at once).
+        /// by the last service of `roots` (the others give way at once),
+        /// within `timeout`.
         public var retries: Int
         /// Bytes; a larger response is refused.
         public var maxResponseSize: Int
@@ -63,44 +66,39 @@ public struct SpeciesClient: Sendable {
     /// - Parameters:
     ///   - configuration: the services, and how to ask them.
     ///   - transport: how requests reach the network; a `URLSessionTransport`
-    ///     (which follows redirects within an origin) when nil. The client
-    ///     adds the deadline and the retries.
+    ///     (which follows redirects within an origin) when nil. It must end
+    ///     each request by its deadline and keep its pace (`RequestLimits`);
+    ///     the client adds the retries.
     ///   - diagnostics: where warnings, notes, progress and traces go.
+    ///   - clock: what `timeout` is measured on; tests pass one they drive.
     public init(
         configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil,
-        diagnostics: (any Diagnostics)? = nil
+        diagnostics: (any Diagnostics)? = nil, clock: some Clock<Duration> = ContinuousClock()
     ) {
         let diagnostics = diagnostics ?? NoDiagnostics()
-        let base = transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize)
+        let network = HTTPPipeline(
+            transport: transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize),
+            middlewares: [Retries(diagnostics: diagnostics), Tracing(diagnostics: diagnostics)])
         let cache = configuration.cache.directory.map {
             ResponseCache(directory: $0, maxBodySize: configuration.maxResponseSize)
         }
-        let dialects = DialectMemory()
         var roots: [APIRoot] = []
         for root in configuration.roots where !roots.contains(root) {
             roots.append(root)
         }
         if roots.isEmpty { roots = APIRoot.publicServices }
+        let memory = ServiceMemory(roots: roots, cache: cache, maxAge: configuration.cache.maxAge)
         self.configuration = configuration
         self.diagnostics = diagnostics
         services = ServiceList(
-            roots: roots, memory: ServiceMemory(roots: roots, cache: cache, maxAge: configuration.cache.maxAge),
-            cache: cache,
-            mode: configuration.cache.mode, fallback: configuration.fallback, timeout: configuration.timeout,
-            diagnostics: diagnostics
-        ) { root, turn, draft in
-            // Only the last service of a walk retries: the others give way.
-            let retries = turn?.followed == true ? 0 : configuration.retries
-            let network = RetryingTransport(
-                DeadlineTransport(base, seconds: configuration.timeout, turn: turn), policy: .init(retries: retries),
-                diagnostics: draft)
-            var fetcher = Fetcher(
+            roots: roots, memory: memory, cache: cache, mode: configuration.cache.mode,
+            fallback: configuration.fallback, deadline: { Deadline(seconds: configuration.timeout, clock: clock) },
+            retries: configuration.retries, diagnostics: diagnostics
+        ) { root, limits, draft in
+            let fetcher = Fetcher(
                 network: network, cache: cache, maxAge: configuration.cache.maxAge, mode: configuration.cache.mode,
-                diagnostics: draft, valueLimits: JSONValueCount(maxSize: configuration.maxResponseSize))
-            fetcher.draft = draft
-            return RemoteCatalog(
-                root: root, fetcher: fetcher, draft: draft, serial: configuration.serial, dialects: dialects,
-                givesWay: turn?.followed == true)
+                draft: draft, limits: limits, valueLimits: JSONValueCount(maxSize: configuration.maxResponseSize))
+            return RemoteCatalog(root: root, fetcher: fetcher, serial: configuration.serial, memory: memory)
         }
     }
 

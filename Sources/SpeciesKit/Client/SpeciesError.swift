@@ -28,11 +28,13 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// The service answers, but not as SWAPI does: its species list is
     /// missing (404) or empty, or it asks for credentials (401, 403).
     case notSWAPI(url: URL, problem: String)
-    /// The server asks to wait longer than the client will.
-    case rateLimited(url: URL, status: Int, retryAfter: Double)
+    /// The server asks to wait longer than the timeout leaves.
+    case rateLimited(url: URL, status: Int, retryAfter: Double, secondsLeft: Double)
     /// The answer is not SWAPI JSON. It never comes from the cache, which
     /// holds only bodies that read (`Fetcher`).
     case invalidResponse(url: URL, problem: String)
+    /// A listing's pages do not hold the species its first page counts.
+    case incomplete(url: URL, problem: String)
     /// The answer breaks a rule of the client: a `next` link off the API's
     /// origin, a loop, a cap on pages, species or headers.
     case refused(url: URL, problem: String)
@@ -87,9 +89,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
 
     /// Each case's sentence, what a caller can do, why the API did not
     /// answer (for the notice that says what stood in), whether it is no
-    /// answer at all (`meansUnanswered`), the setting behind it, and a few
-    /// words for `unknown (...)` in `--related`: every way of describing an
-    /// error, in one place.
+    /// answer at all (`meansUnanswered`), and the setting behind it: every
+    /// way of describing an error, in one place.
     private var facts: Facts {
         switch self {
         case .noSuchName(let name, let suggestions):
@@ -120,8 +121,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
                     ? "\(error.url.redacted) timed out: \(error.detail)"
                     : "could not reach \(error.url.redacted): \(error.detail)",
                 .unavailable, cause: error.detail, unanswered: error.meansUnreachable,
-                setting: timedOut ? .timeout : issuer ? .certificates : nil,
-                briefly: timedOut ? "timed out" : "unreachable")
+                setting: timedOut ? .timeout : issuer ? .certificates : nil)
         case .notCached(let url):
             return Facts(
                 "\(url.redacted) is not in the cache, and the client is offline", .unavailable, setting: .offline)
@@ -134,16 +134,15 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 default: "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status))"
                 }
             return Facts(
-                sentence, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true,
-                briefly: "HTTP \(status)")
+                sentence, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true)
         case .notSWAPI(let url, let problem):
             return Facts(
                 "\(url.redacted) does not answer as SWAPI does: \(problem)", .unavailable, cause: problem,
-                unanswered: true,
-                briefly: "not SWAPI")
-        case .rateLimited(let url, let status, let retryAfter):
+                unanswered: true)
+        case .rateLimited(let url, let status, let retryAfter, let secondsLeft):
             var text =
-                "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter))"
+                "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter)); "
+                + "\(TimeSpan.tenths(secondsLeft)) of the timeout are left"
             // A date past year 9999 would not read as one.
             if retryAfter < 200 * 365 * 86400 {
                 let until = Timestamp(Date().addingTimeInterval(retryAfter)).text.prefix(16)
@@ -151,24 +150,23 @@ public enum SpeciesError: Error, Sendable, Equatable {
             }
             return Facts(
                 text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true,
-                briefly: "unreachable")
+                setting: .timeout)
         case .invalidResponse(let url, let problem):
             return Facts(
                 "\(url.redacted) did not answer with SWAPI JSON: \(problem)", .badAnswer,
-                cause: "its answer is not SWAPI JSON",
-                unanswered: true, briefly: "not SWAPI JSON")
+                cause: "its answer is not SWAPI JSON", unanswered: true)
+        case .incomplete(let url, let problem):
+            return Facts("\(url.redacted) is not whole: \(problem)", .badAnswer, cause: problem, unanswered: true)
         case .refused(let url, let problem):
-            return Facts("\(url.redacted): \(problem)", .badAnswer, briefly: "link refused")
+            return Facts("\(url.redacted): \(problem)", .badAnswer)
         case .tooLarge(let url, let problem):
-            return Facts("\(url.redacted): \(problem)", .badAnswer, setting: .maxResponseSize, briefly: "link refused")
+            return Facts("\(url.redacted): \(problem)", .badAnswer, setting: .maxResponseSize)
         case .redirected(let url, let problem):
-            return Facts(
-                "\(url.redacted): \(problem)", .badAnswer, cause: problem, unanswered: true,
-                briefly: "redirected elsewhere")
+            return Facts("\(url.redacted): \(problem)", .badAnswer, cause: problem, unanswered: true)
         case .notASpeciesURL(let text, let expected):
             return Facts("'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))", .badQuestion)
         case .noServiceAnswered(let failures):
-            return Facts(Self.describe(failures), .unavailable, unanswered: true, briefly: "unreachable")
+            return Facts(Self.describe(failures), .unavailable, unanswered: true)
         case .unanswered(let cause, let host):
             return Facts("the cache holds no answer from \(host)", cause.kind, setting: .builtInData)
         }
@@ -181,14 +179,13 @@ public enum SpeciesError: Error, Sendable, Equatable {
         var cause: String?
         var unanswered: Bool
         var setting: Setting?
-        var briefly: String
 
         init(
             _ sentence: String, _ kind: Kind = .nothingMatched, cause: String? = nil, unanswered: Bool = false,
-            setting: Setting? = nil, briefly: String = "unavailable"
+            setting: Setting? = nil
         ) {
-            (self.sentence, self.kind, self.cause, self.unanswered, self.setting, self.briefly) =
-                (sentence, kind, cause, unanswered, setting, briefly)
+            (self.sentence, self.kind, self.cause, self.unanswered, self.setting) =
+                (sentence, kind, cause, unanswered, setting)
         }
     }
 
@@ -228,9 +225,6 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// Why the API did not answer, in a few words, for the notice that
     /// says what stood in for it.
     var cause: String { facts.cause ?? facts.sentence }
-
-    /// A few words for `unknown (...)` in the detail text of `--related`.
-    var briefly: String { facts.briefly }
 
     /// ` matching 'an'`, for messages about a search; nothing without one.
     package static func matching(_ search: String?) -> String {

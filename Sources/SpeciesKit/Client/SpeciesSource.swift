@@ -26,10 +26,6 @@ protocol SpeciesSource: Sendable {
     /// when this source cannot know it (offline, and neither cached nor
     /// built in).
     func resource(_ reference: ResourceReference) async throws -> RelatedResource?
-
-    /// Whether another service would answer in this one's place: then a
-    /// related resource it cannot name makes the whole answer give way.
-    var givesWay: Bool { get }
 }
 
 extension BundledCatalog: SpeciesSource {
@@ -43,6 +39,4 @@ extension BundledCatalog: SpeciesSource {
         }
         return try species(id: id)
     }
-
-    var givesWay: Bool { false }
 }

@@ -1,20 +1,41 @@
 import Foundation
 
 /// A GET request: all this client ever sends.
-public struct HTTPRequest: Sendable, Equatable {
+public struct HTTPRequest: Sendable {
     /// The URL asked for.
     public var url: URL
     /// Headers to send, such as `If-None-Match`.
     public var headers: [String: String]
+    /// What the request may take: its deadline, its pace and its retries.
+    public var limits: RequestLimits
+
+    /// A GET of `url`.
+    public init(url: URL, headers: [String: String] = [:], limits: RequestLimits = RequestLimits()) {
+        self.url = url
+        self.headers = headers
+        self.limits = limits
+    }
+}
+
+/// What a request may take, decided once for each service where the
+/// services are tried, and carried with the request: the middlewares and
+/// the transport below only enforce it (docs/cli.md, "Which service
+/// answers").
+public struct RequestLimits: Sendable {
+    /// When the request, its retries and their waits must have ended; nil
+    /// for no such bound.
+    public var deadline: Deadline?
     /// How fast the response must come; nil for no such bound. A service of
     /// a list that others follow gives way when it is slower.
     public var minimumPace: MinimumPace?
+    /// Retries of HTTP 429, 500, 502, 503, 504 and dropped connections.
+    public var retries: Int
 
-    /// A GET of `url`.
-    public init(url: URL, headers: [String: String] = [:], minimumPace: MinimumPace? = nil) {
-        self.url = url
-        self.headers = headers
+    /// Limits of a request.
+    public init(deadline: Deadline? = nil, minimumPace: MinimumPace? = nil, retries: Int = 0) {
+        self.deadline = deadline
         self.minimumPace = minimumPace
+        self.retries = retries
     }
 }
 
@@ -38,6 +59,39 @@ public struct MinimumPace: Sendable, Equatable {
         self.firstByte = firstByte
         self.bytesPerSecond = bytesPerSecond
         self.window = window
+    }
+
+    /// Looks at a response as it comes, and says when it falls below the
+    /// pace. Times are seconds on the request's clock.
+    struct Meter {
+        /// How often a transport looks.
+        static let interval = 0.25
+
+        let pace: MinimumPace
+        let start: Double
+        /// The body's length at each look since the response began, over the last window.
+        private var samples: [(time: Double, bytes: Int)] = []
+
+        init(_ pace: MinimumPace, start: Double) {
+            self.pace = pace
+            self.start = start
+        }
+
+        /// Why the response is too slow at `time`, having `begun` (its
+        /// headers are in) and brought `bytes` of its body; nil while it
+        /// keeps the pace.
+        mutating func shortfall(at time: Double, begun: Bool, bytes: Int) -> String? {
+            guard begun else {
+                return time - start < pace.firstByte
+                    ? nil : "no answer began within \(TimeSpan.exactly(pace.firstByte))"
+            }
+            samples.append((time, bytes))
+            guard let first = samples.first, time - first.time >= pace.window else { return nil }
+            samples.removeFirst()
+            guard Double(bytes - first.bytes) < Double(pace.bytesPerSecond) * pace.window else { return nil }
+            return
+                "its answer came at less than \(ByteCount.describe(pace.bytesPerSecond))/s for \(TimeSpan.exactly(pace.window))"
+        }
     }
 }
 
@@ -67,6 +121,9 @@ public struct HTTPResponse: Sendable, Equatable {
 /// swift-openapi-runtime's `ClientTransport`: URLSession in the tool
 /// (`URLSessionTransport`), stubs in tests. An HTTP error status is a
 /// response, not a thrown error; a transport throws only `TransportError`.
+/// It ends a request by its `limits.deadline`, and, with a
+/// `limits.minimumPace`, as soon as the response falls below that pace,
+/// with `.timedOut`.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
@@ -91,8 +148,8 @@ public struct TransportError: Error, Sendable, Equatable {
         case tooManyHeaders
         /// A redirect to another origin, or with no usable Location.
         case redirectRefused(location: String)
-        /// The server asks to wait longer than the client is willing to.
-        case throttled(status: Int, retryAfter: Double)
+        /// The server asks to wait longer than the request's deadline leaves.
+        case throttled(status: Int, retryAfter: Double, secondsLeft: Double)
         case other
     }
 

@@ -11,10 +11,11 @@ import Synchronization
 /// URLSession: within the origin of the request (`Origin.admits`), at most
 /// `maxRedirects`, each Location read against the URL that sent it; one
 /// anywhere else is refused without being requested, and one without a
-/// Location comes back as it is. A request's `minimumPace` is watched from
-/// its start to its end. It sets no time limit of its own (URLSession's is
-/// a day): the client's deadline is the one (`DeadlineTransport`).
-/// Cancelling the calling task ends the request at once.
+/// Location comes back as it is. A request's `limits` are watched from its
+/// start to its end: its deadline and its minimum pace. It sets no time
+/// limit of its own (URLSession's is a day, and counts only idle time).
+/// When a limit is passed, or the calling task is cancelled, the request
+/// ends at once, whatever URLSession is doing.
 public final class URLSessionTransport: HTTPTransport {
     /// 100 MiB: the default of `maxResponseSize`.
     public static let defaultMaxResponseSize = 100 * 1024 * 1024
@@ -86,14 +87,15 @@ public final class URLSessionTransport: HTTPTransport {
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
-        let exchange = Exchange(url: request.url, task: session.dataTask(with: urlRequest))
-        let watch = request.minimumPace.map { pace in Task { try await exchange.watch(pace) } }
-        defer { watch?.cancel() }
+        let exchange = Exchange(url: request.url)
+        let watch = Task { try await exchange.watch(request.limits) }
+        defer { watch.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard exchange.await(continuation) else { return }
-                delegate.register(exchange)
-                exchange.task.resume()
+                Exchange.calls.async { [self, urlRequest] in
+                    exchange.start(session.dataTask(with: urlRequest), registering: delegate)
+                }
             }
         } onCancel: {
             exchange.stop(TransportError(.cancelled, url: request.url, detail: "cancelled"))
@@ -116,8 +118,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         self.maxResponseSize = maxResponseSize
     }
 
-    func register(_ exchange: Exchange) {
-        exchanges.withLock { $0[exchange.task.taskIdentifier] = exchange }
+    func register(_ exchange: Exchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
     }
 
     func cancelAll() {
@@ -176,35 +178,59 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 /// One request: its task, its continuation, and its response as it
 /// arrives. It is resumed exactly once: with the response, or the first
 /// failure.
+///
+/// Every call into URLSession (making, resuming and cancelling the task) is
+/// made on `calls`, a thread of its own, never on the caller's: such a call
+/// may wait seconds for the session's queue, which FoundationNetworking
+/// keeps busy reading a long header block in quadratic time or inflating a
+/// body, and a caller held there would miss its deadline. Nor may it hold
+/// one of the few threads Swift's concurrency runs on.
 private final class Exchange: Sendable {
     private struct State {
         var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        /// How it ended, when that came before the continuation.
+        var ending: Result<HTTPResponse, TransportError>?
         var finished = false
+        var task: URLSessionDataTask?
         var status: Int?
         var headers: [String: String] = [:]
         var body = Data()
     }
 
+    /// A serial queue: it has a thread of its own, where a concurrent one
+    /// would borrow the global queue's.
+    static let calls = DispatchQueue(label: "species.urlsession-calls")
+
     let url: URL
-    let task: URLSessionDataTask
     private let state = Mutex(State())
 
-    init(url: URL, task: URLSessionDataTask) {
+    init(url: URL) {
         self.url = url
-        self.task = task
+    }
+
+    /// On `calls`: resumes `task` for this exchange, unless it was stopped
+    /// before it began.
+    func start(_ task: URLSessionDataTask, registering delegate: SessionDelegate) {
+        let stopped = state.withLock { state in
+            state.task = task
+            return state.finished
+        }
+        guard !stopped else { return task.cancel() }
+        delegate.register(self, for: task)
+        task.resume()
     }
 
     /// Keeps the continuation; false (and the continuation resumed) when
     /// the request was stopped before it started.
     func await(_ continuation: CheckedContinuation<HTTPResponse, any Error>) -> Bool {
-        let stopped = state.withLock { state in
+        let ending = state.withLock { state in
             state.continuation = continuation
-            return state.finished
+            return state.finished ? state.ending : nil
         }
-        if stopped {
-            continuation.resume(throwing: TransportError(.cancelled, url: url, detail: "cancelled"))
+        if let ending {
+            continuation.resume(with: ending.mapError { $0 as any Error })
         }
-        return !stopped
+        return ending == nil
     }
 
     func receive(_ response: URLResponse) {
@@ -273,53 +299,34 @@ private final class Exchange: Sendable {
                 ?? .failure(TransportError(.other, url: url, detail: "the answer was not HTTP")))
     }
 
-    /// Stops the exchange when it falls below `pace`: when its response
-    /// has not begun within `pace.firstByte`, or then brings fewer than
-    /// `pace.bytesPerSecond` over a window of `pace.window` seconds. Looks
-    /// four times a second; ends with the exchange, or when cancelled.
-    func watch(_ pace: MinimumPace) async throws {
-        let start = ContinuousClock.now
-        // The body's length at each look since the response began, over the last window.
-        var samples: [(time: ContinuousClock.Instant, bytes: Int)] = []
+    /// Stops the exchange at its deadline, or when it falls below its
+    /// minimum pace, looked at `MinimumPace.Meter.interval` apart; ends
+    /// with the exchange, or when cancelled.
+    func watch(_ limits: RequestLimits) async throws {
+        let deadline = limits.deadline ?? Deadline(seconds: TimeSpan.longest)
+        var meter = limits.minimumPace.map { MinimumPace.Meter($0, start: deadline.elapsed) }
         while true {
-            try await Pause.seconds(0.25)
-            let now = ContinuousClock.now
+            guard !deadline.hasPassed else {
+                let detail = "no complete answer before the \(TimeSpan.exactly(deadline.seconds)) timeout ran out"
+                return stop(TransportError(.timedOut(seconds: deadline.seconds), url: url, detail: detail))
+            }
+            try await deadline.sleep(meter == nil ? deadline.secondsLeft : MinimumPace.Meter.interval)
             guard let (begun, bytes) = state.withLock({ $0.finished ? nil : ($0.status != nil, $0.body.count) }) else {
                 return
             }
-            guard begun else {
-                guard start.duration(to: now) >= .seconds(pace.firstByte) else { continue }
-                let detail = "no answer began within \(TimeSpan.exactly(pace.firstByte))"
-                return stop(TransportError(.timedOut(seconds: pace.firstByte), url: url, detail: detail))
+            if let pace = meter?.pace, let why = meter?.shortfall(at: deadline.elapsed, begun: begun, bytes: bytes) {
+                return stop(
+                    TransportError(.timedOut(seconds: begun ? pace.window : pace.firstByte), url: url, detail: why))
             }
-            samples.append((now, bytes))
-            guard let first = samples.first, first.time.duration(to: now) >= .seconds(pace.window) else { continue }
-            if Double(bytes - first.bytes) < Double(pace.bytesPerSecond) * pace.window {
-                let detail =
-                    "its answer came at less than \(ByteCount.describe(pace.bytesPerSecond))/s for \(TimeSpan.exactly(pace.window))"
-                return stop(TransportError(.timedOut(seconds: pace.window), url: url, detail: detail))
-            }
-            samples.removeFirst()
         }
     }
 
     /// Ends the exchange with `error` before its task is done, and cancels
-    /// the task. The caller does not wait for the cancellation:
-    /// `URLSessionTask.cancel()` waits for the task's queue, which may be
-    /// busy for seconds (FoundationNetworking reads a long header block in
-    /// quadratic time, and inflates a body on that queue). Nor does Swift's
-    /// concurrency: on Linux its tasks run on the global queue's few
-    /// threads, which cancellations waiting there would hold, so they wait
-    /// on threads of their own.
+    /// the task, on `calls`: the caller goes on at once.
     func stop(_ error: TransportError) {
         guard finish(.failure(error)) else { return }
-        let task = self.task
-        Self.cancellations.async { task.cancel() }
+        Self.calls.async { [self] in state.withLock { $0.task }?.cancel() }
     }
-
-    // A serial queue: it has a thread of its own; a concurrent one would
-    // borrow the global queue's.
-    private static let cancellations = DispatchQueue(label: "species.cancellations")
 
     /// Resumes the continuation, unless the exchange has finished already;
     /// whether it did.
@@ -328,6 +335,7 @@ private final class Exchange: Sendable {
         let continuation = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>?? in
             guard !state.finished else { return nil }
             state.finished = true
+            state.ending = state.continuation == nil ? result : nil
             state.body = Data()
             defer { state.continuation = nil }
             return .some(state.continuation)
