@@ -67,16 +67,21 @@ INSTALLED = $(BIN_DIR)/species $(MAN_DIR)/species.1 $(BASH_DIR)/species $(ZSH_DI
 
 .PHONY: build test run release install uninstall dist deb reproducible docs api-check api-baseline format lint man bundle goldens clean serve fuzz soak bench
 
+# Each step says what it does in one line, not its whole command.
 build:
-	$(SWIFT) build $(BUILD_INFO)
+	@echo "swift build (debug, knowing its commit and date)"
+	@$(SWIFT) build $(BUILD_INFO)
 
 # End-to-end tests run the installed build too, where its paths differ
 # (Tests/TestSupport/SpeciesRunner.swift): it is installed here, once,
-# before the tests, into .build/test-install.
+# before the tests, into .build/test-install. Every suite is Swift
+# Testing's, so XCTest, which would report "Executed 0 tests", is left out.
+TEST_INSTALL = $(MAKE) --no-print-directory install PREFIX="$(abspath .build/test-install)" \
+  SCRATCH="$(abspath .build/test-release)" HINTS=no >/dev/null
 test:
-	@$(MAKE) --no-print-directory install PREFIX="$(abspath .build/test-install)" SCRATCH="$(abspath .build/test-release)" \
-	  HINTS=no >/dev/null
-	$(SWIFT) test
+	@echo "make install into .build/test-install, for the end-to-end tests of the installed build"
+	@$(TEST_INSTALL)
+	$(SWIFT) test --disable-xctest
 
 # The build's progress goes to stderr, so that `make -s run ARGS="... --json"
 # | jq` sees only species' output.
@@ -94,7 +99,8 @@ release:
 	@mkdir -p "$(CURL_LINK)"
 	@curl4=$$(/sbin/ldconfig -p 2>/dev/null | awk '/libcurl\.so\.4 / {print $$NF; exit}'); \
 	  if [ -n "$$curl4" ]; then ln -sf "$$curl4" "$(CURL_LINK)/libcurl.so"; fi
-	$(RELEASE) --static-swift-stdlib -Xlinker -L"$(CURL_LINK)" \
+	@echo "swift build -c release into $(SCRATCH) (the Swift runtime linked in; reproducible; hardened)"
+	@$(RELEASE) --static-swift-stdlib -Xlinker -L"$(CURL_LINK)" \
 	  || { echo "make: the static build failed; building with the dynamic Swift runtime" >&2; $(RELEASE); }
 
 # One stripped executable, its manual page, its completion scripts where
@@ -112,7 +118,7 @@ install: release
 	  "$$bin" completions fish > "$(FISH_DIR)/species.fish" && \
 	  install -m 644 README.md LICENSE "$(DOC_DIR)/" && \
 	  install -m 644 Fixtures/swapi-data/LICENSE "$(DOC_DIR)/LICENSE.swapi-data"
-	@echo "installed: $(INSTALLED)"
+	@echo "installed species, its manual page, completions, README and licences under $(DESTDIR)$(PREFIX)"
 	@if [ -z "$(DESTDIR)" ] && [ "$(HINTS)" != no ]; then $(SHELL_HINTS); fi
 
 # What each shell of this machine searches, against where install put its
@@ -149,7 +155,8 @@ STAGE = $(abspath $(DIST))/species-$(VERSION)-linux-$(ARCH)
 dist: release
 	@rm -rf "$(STAGE)" && mkdir -p "$(DIST)"
 	@$(MAKE) --no-print-directory install PREFIX="$(STAGE)" HINTS=no >/dev/null
-	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$(SOURCE_DATE_EPOCH)" \
+	@echo "tar, gzip: $(STAGE).tar.gz"
+	@tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$(SOURCE_DATE_EPOCH)" \
 	  -C "$(DIST)" -cf - "$(notdir $(STAGE))" | gzip -9n > "$(STAGE).tar.gz"
 	@rm -rf "$(STAGE)"
 	@$(CHECKSUMS)
@@ -191,7 +198,8 @@ deb: release
 	    echo " network from its cache or the SWAPI data built into it."; \
 	  } > "$(DEB_ROOT)/DEBIAN/control" && \
 	  cd "$(DEB_ROOT)" && find usr -type f | LC_ALL=C sort | xargs md5sum > DEBIAN/md5sums
-	dpkg-deb --root-owner-group -Zgzip --build "$(DEB_ROOT)" "$(DEB)" >/dev/null
+	@echo "dpkg-deb: $(DEB)"
+	@dpkg-deb --root-owner-group -Zgzip --build "$(DEB_ROOT)" "$(DEB)" >/dev/null
 	@rm -rf "$(DEB_ROOT)"
 	@$(CHECKSUMS)
 	@echo "wrote $(DEB) and $(abspath $(DIST))/SHA256SUMS"
@@ -221,10 +229,12 @@ symbol-graph:
 # graph, as a static site; a warning fails it.
 docs: symbol-graph
 	@rm -rf "$(DOCS)/site"
-	docc convert Sources/SpeciesKit/SpeciesKit.docc --additional-symbol-graph-dir "$(DOCS)/symbol-graph" \
+	@echo "docc convert into $(DOCS)/site"
+	@docc convert Sources/SpeciesKit/SpeciesKit.docc --additional-symbol-graph-dir "$(DOCS)/symbol-graph" \
 	  --fallback-display-name SpeciesKit --fallback-bundle-identifier species.SpeciesKit \
 	  --transform-for-static-hosting --warnings-as-errors --output-path "$(DOCS)/site"
-	@echo "wrote $(abspath $(DOCS))/site: open documentation/specieskit/index.html through a web server"
+	@echo "its pages need a web server: python3 -m http.server 8001 --directory $(DOCS)/site"
+	@echo "then open http://127.0.0.1:8001/documentation/specieskit/"
 
 # SpeciesKit's public declarations against docs/SpeciesKit.api, the baseline
 # of the version there: one removed or changed fails, unless the baseline
@@ -247,7 +257,8 @@ lint:
 # test fails until it is rewritten after they change.
 man:
 	@$(SWIFT) build --quiet
-	"$$($(SWIFT) build --show-bin-path)/species" __manpage > Sources/species/species.1
+	@echo "species __manpage > Sources/species/species.1"
+	@"$$($(SWIFT) build --show-bin-path)/species" __manpage > Sources/species/species.1
 
 # Rewrites Sources/SpeciesKit/Bundled/BundledData.swift from Fixtures/swapi-data;
 # a test fails until it is rewritten after the data changes.
@@ -266,20 +277,22 @@ clean:
 # only. It prints how many ran; FUZZ_SEED=N repeats a run.
 FUZZ_CASES ?= 10000
 fuzz:
-	FUZZ_CASES=$(FUZZ_CASES) $(SWIFT) test --filter FuzzTests
+	FUZZ_CASES=$(FUZZ_CASES) $(SWIFT) test --disable-xctest --filter FuzzTests
 
 # The installed build over HTTPS, SOAK_RUNS times, two at a time: every
 # run must end with its whole output and exit 0, never by a signal. It
 # prints how many ran and how they ended.
 SOAK_RUNS ?= 2000
 soak:
-	SOAK_RUNS=$(SOAK_RUNS) $(SWIFT) test --filter SoakTests
+	@$(TEST_INSTALL)
+	SOAK_RUNS=$(SOAK_RUNS) $(SWIFT) test --disable-xctest --filter SoakTests
 
 # Times the release build against a local server with LATENCY_MS a request,
 # next to curl, jq and a program that only starts; prints one table.
 LATENCY_MS ?= 100
 bench: release
-	python3 Tests/Tools/bench.py --bin-dir "$$($(RELEASE) --show-bin-path)" --latency-ms $(LATENCY_MS) \
+	@echo "Tests/Tools/bench.py, $(LATENCY_MS) ms a request"
+	@python3 Tests/Tools/bench.py --bin-dir "$$($(RELEASE) --show-bin-path)" --latency-ms $(LATENCY_MS) \
 	  --link-dir "$(CURL_LINK)"
 
 # A SWAPI server of the data set on http://127.0.0.1:$(PORT)/api/ (drf);

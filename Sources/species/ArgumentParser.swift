@@ -1,10 +1,12 @@
 import SpeciesKit
 
-/// The words of a command line, sorted into option values, flags and
-/// positional arguments for one command.
+/// The words of a command line, sorted once: the command they name, each
+/// option's values in the order given, the flags, the positional arguments,
+/// and whether `--help` or `--version` was asked for.
 struct ParsedArguments: Equatable {
-    let command: CommandDefinition
-    /// Each option's values, in the order given.
+    fileprivate(set) var command: CommandDefinition
+    /// `Options.help` or `Options.version`, which stand for the whole line.
+    fileprivate(set) var asked: OptionDefinition?
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
     private(set) var positionals: [String] = []
@@ -24,98 +26,102 @@ struct ParsedArguments: Equatable {
 }
 
 /// A small parser in swift-argument-parser's manner: `--name value`,
-/// `--name=value`, flags, `--` before arguments that begin with a dash, and
-/// options anywhere on the line. Every value of a repeated option is kept;
-/// of options declared exclusive, at most one may be given. A command takes
-/// its own options and the global ones it names; another is refused, and a
-/// global option it does not take is said not to apply to it.
+/// `--name=value`, flags, and `--` before arguments that begin with a dash.
+/// The command is the first word that is neither an option nor an option's
+/// value. Before it stand the global options, which every command takes
+/// there, as git's, docker's and kubectl's do; after it, the command's own
+/// and the global ones it takes (a global one it does not take is said not
+/// to apply to it). Every value of a repeated option is kept; of options
+/// declared exclusive, at most one may be given. `--help` and `--version`
+/// are options of every command, and stand for the whole line: the first
+/// mistake is said only when neither is given.
 struct ArgumentParser {
     let root: CommandDefinition
     let subcommands: [CommandDefinition]
     /// Global options of which at most one may be given.
     let globalExclusive: [[OptionDefinition]]
 
-    /// The subcommand named on the line (the first word that is neither an
-    /// option nor an option's value) and where it stands; the root command
-    /// when there is none.
-    func subcommand(in arguments: [String]) throws(UsageError) -> (command: CommandDefinition, index: Int?) {
-        let allOptions = root.options + subcommands.flatMap(\.options)
-        let takingValues = Set(allOptions.filter(\.takesValue).flatMap(\.names))
+    func parse(_ arguments: [String]) throws(CommandError) -> ParsedArguments {
+        var parsed = ParsedArguments(command: root)
         var index = 0
+        var onlyArguments = false
+        // The first mistake, said unless `--help` or `--version` follows it.
+        var mistake: CommandError?
         while index < arguments.count {
             let word = arguments[index]
-            if word == "--" { break }
-            if Self.isOption(word) {
-                index += takingValues.contains(word) ? 2 : 1
-                continue
-            }
-            guard let command = subcommands.first(where: { $0.name == word }) else {
-                let names = subcommands.filter { !$0.hidden }.map(\.name)
-                throw UsageError(
-                    message: "unknown subcommand '\(Excerpt.of(word))'" + Self.suggestion(for: word, among: names),
-                    command: root)
-            }
-            return (command, index)
-        }
-        return (root, nil)
-    }
-
-    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
-        let (command, commandIndex) = try subcommand(in: arguments)
-        let options = command.options + command.globalOptions
-        var parsed = ParsedArguments(command: command)
-        var index = 0
-        var onlyArgumentsRemain = false
-        while index < arguments.count {
-            let word = arguments[index]
-            defer { index += 1 }
-            if index == commandIndex { continue }
-            if onlyArgumentsRemain || !Self.isOption(word) {
-                parsed.append(word)
-                continue
-            }
-            if word == "--" {
-                onlyArgumentsRemain = true
-                continue
-            }
-            let (name, inlineValue) = Self.splitInlineValue(word)
-            guard let option = options.first(where: { $0.names.contains(name) }) else {
-                if let global = root.options.first(where: { $0.names.contains(name) }) {
-                    throw UsageError(message: "'\(global.key)' does not apply to '\(command.path)'", command: command)
+            index += 1
+            if !onlyArguments, word == "--" {
+                onlyArguments = true
+            } else if onlyArguments || !Self.isOption(word) {
+                guard parsed.command == root, !onlyArguments else {
+                    if parsed.asked == nil { parsed.append(word) }
+                    continue
                 }
-                let names = options.flatMap(\.names).filter { $0.hasPrefix("--") }
-                throw UsageError(
-                    message: "unknown option '\(Excerpt.of(name))'" + Self.suggestion(for: name, among: names),
-                    command: command)
-            }
-            switch (option.takesValue, inlineValue) {
-            case (true, let value?):
-                parsed.set(option, to: value)
-            case (true, nil):
-                guard index + 1 < arguments.count, Self.canBeValue(arguments[index + 1]) else {
-                    throw UsageError(message: "missing value for '\(option.synopsis)'", command: command)
+                guard let command = subcommands.first(where: { $0.name == word }) else {
+                    let names = subcommands.filter { !$0.hidden }.map(\.name)
+                    mistake =
+                        mistake
+                        ?? .usage(
+                            "unknown subcommand '\(Excerpt.of(word))'"
+                                + EditDistance.suggestion(for: word, among: names), of: root)
+                    continue
                 }
-                index += 1
-                parsed.set(option, to: arguments[index])
-            case (false, nil):
-                parsed.set(option)
-            case (false, _?):
-                throw UsageError(message: "option '\(Excerpt.of(name))' does not take a value", command: command)
+                parsed.command = command
+            } else if parsed.asked == nil {
+                do {
+                    index = try option(word, at: index, of: arguments, into: &parsed)
+                } catch {
+                    mistake = mistake ?? error
+                }
             }
         }
-        for group in command.exclusive + globalExclusive {
+        guard parsed.asked == nil else { return parsed }
+        if let mistake { throw mistake }
+        for group in parsed.command.exclusive + globalExclusive {
             let given = group.filter(parsed.has)
             if given.count > 1 {
-                throw UsageError(
-                    message: "'\(given[0].key)' and '\(given[1].key)' cannot be used together", command: command)
+                throw .usage("'\(given[0].key)' and '\(given[1].key)' cannot be used together", of: parsed.command)
             }
         }
         return parsed
     }
 
-    /// "; did you mean 'list'?", for the closest name; nothing when none is close.
-    static func suggestion(for word: String, among names: [String]) -> String {
-        EditDistance.closest(to: word, among: names, limit: 1).first.map { "; did you mean '\($0)'?" } ?? ""
+    /// Reads the option `word` (and its value, from the next word unless it
+    /// is inline) into `parsed`; the index of the word after it.
+    private func option(_ word: String, at index: Int, of arguments: [String], into parsed: inout ParsedArguments)
+        throws(CommandError) -> Int
+    {
+        let command = parsed.command
+        let options = command == root ? root.options : command.options + command.globalOptions
+        let (name, inlineValue) = Self.splitInlineValue(word)
+        guard let option = options.first(where: { $0.names.contains(name) }) else {
+            if let global = root.options.first(where: { $0.names.contains(name) }) {
+                throw .usage("'\(global.key)' does not apply to '\(command.path)'", of: command)
+            }
+            let names = options.flatMap(\.names).filter { $0.hasPrefix("--") }
+            throw .usage(
+                "unknown option '\(Excerpt.of(name))'" + EditDistance.suggestion(for: name, among: names), of: command)
+        }
+        if option == Options.help || option == Options.version {
+            parsed.asked = option
+            return index
+        }
+        switch (option.takesValue, inlineValue) {
+        case (true, let value?):
+            parsed.set(option, to: value)
+            return index
+        case (true, nil):
+            guard index < arguments.count, Self.canBeValue(arguments[index]) else {
+                throw .usage("missing value for '\(option.synopsis)'", of: command)
+            }
+            parsed.set(option, to: arguments[index])
+            return index + 1
+        case (false, nil):
+            parsed.set(option)
+            return index
+        case (false, _?):
+            throw .usage("option '\(Excerpt.of(name))' does not take a value", of: command)
+        }
     }
 
     private static func isOption(_ word: String) -> Bool {

@@ -19,7 +19,7 @@ struct CacheCommand: Sendable, Equatable {
     /// - Throws: what keeps `clear` from removing an entry (exit 74).
     func run(_ output: any OutputSink) throws(CommandError) {
         guard let directory else {
-            output.write("directory: none (neither XDG_CACHE_HOME nor HOME is set)\n")
+            output.write("directory: none (XDG_CACHE_HOME is no absolute path, and HOME no folder's)\n")
             return
         }
         let cache = ResponseCache(directory: directory)
@@ -29,12 +29,12 @@ struct CacheCommand: Sendable, Equatable {
             var text =
                 "directory: \(directory.path)\nentries: \(summary.entries), \(ByteCount.describe(summary.bytes))\n"
             if let oldest = summary.oldest, let newest = summary.newest {
-                text += "oldest: \(Self.describe(oldest))\nnewest: \(Self.describe(newest))\n"
+                text += "oldest: \(Timestamp(oldest).forPeople)\nnewest: \(Timestamp(newest).forPeople)\n"
             }
             for (list, remembered) in ServiceMemory.all(in: cache) {
                 text +=
-                    "answering: \(remembered.service) since \(Self.describe(remembered.since)), "
-                    + "last confirmed \(Self.describe(remembered.confirmed)), for \(list.joined(separator: " "))\n"
+                    "answering: \(remembered.service) since \(Timestamp(remembered.since).forPeople), "
+                    + "last confirmed \(Timestamp(remembered.confirmed).forPeople), for \(list.joined(separator: " "))\n"
             }
             output.write(text)
         case .clear:
@@ -43,15 +43,11 @@ struct CacheCommand: Sendable, Equatable {
                 removed = try cache.clear()
             } catch {
                 throw CommandError(
-                    "cannot clear the cache: cannot remove \(error.path): \(error.reason)", status: .ioError)
+                    "cannot clear the cache: cannot remove \(error.path): \(error.reason)", .ioError)
             }
             let entries = removed.entries == 1 ? "1 entry" : "\(removed.entries) entries"
             output.write("removed \(entries) (\(ByteCount.describe(removed.bytes))) from \(directory.path)\n")
         }
     }
 
-    /// `2026-11-21 08:30:12 UTC`.
-    private static func describe(_ date: Date) -> String {
-        Timestamp(date).text.prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC"
-    }
 }

@@ -9,11 +9,11 @@ import URLSessionFixes
 /// in OpenSSL, so on Debian either adds to the system's CAs.
 enum CertificateTrust {
     /// Hands the variables over.
-    /// - Returns: why one cannot be used: it names something that is
-    ///   neither a file nor a folder (a FIFO, which libcurl would wait on,
-    ///   a device, a socket), or the one where the other belongs. A path
-    ///   that does not exist is libcurl's to report.
-    static func apply(environment: [String: String]) -> String? {
+    /// - Throws: a usage error when one cannot be used: it names something
+    ///   that is neither a file nor a folder (a FIFO, which libcurl would
+    ///   wait on, a device, a socket), or the one where the other belongs.
+    ///   A path that does not exist is libcurl's to report.
+    static func apply(environment: [String: String]) throws(CommandError) {
         func value(_ name: String) -> (name: String, path: String)? {
             environment[name].flatMap { $0.isEmpty ? nil : (name, $0) }
         }
@@ -28,10 +28,10 @@ enum CertificateTrust {
                 S_IFIFO: "a FIFO", S_IFCHR: "a device", S_IFBLK: "a device", S_IFSOCK: "a socket", S_IFDIR: "a folder",
                 S_IFREG: "a file",
             ]
-            return
-                "\(variable.name) names \(variable.path), \(kinds[kind] ?? "no file"), not \(wanted == S_IFREG ? "a file" : "a folder") of certificates"
+            throw CommandError(
+                "\(variable.name) names \(variable.path), \(kinds[kind] ?? "no file"), not \(wanted == S_IFREG ? "a file" : "a folder") of certificates",
+                .usage)
         }
         url_session_fixes_trust(file?.path, folder?.path)
-        return nil
     }
 }

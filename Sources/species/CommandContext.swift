@@ -2,8 +2,9 @@ import SpeciesKit
 
 /// Where a command's messages go: stderr in the tool, a recorder in tests.
 protocol CommandDiagnostics: Diagnostics {
-    /// Why the command failed: its one `error:` line.
-    func error(_ message: String)
+    /// Why the command failed: its one `error:` line (and, for a usage
+    /// error, its command's usage).
+    func error(_ failure: CommandError)
     /// The fetching is over: any progress line goes.
     func progressEnded()
 }

@@ -1,22 +1,22 @@
 import Foundation
 import SpeciesKit
 
-/// The options every command takes: `--help`, and `--version`, which
-/// stands for the whole line. The others are each command's own
+/// The options every command takes: `--help` and `--version`, which stand
+/// for the whole line. The others are each command's own
 /// (`ListCommand.options`, `ShowCommand.options`), or the global ones
 /// (`GlobalSettings.options`).
 enum Options {
     static let help = OptionDefinition(["-h", "--help"], summary: "Show help information")
     static let version = OptionDefinition(["--version"], summary: "Show the version")
 
-    /// The global options, as the root's help explains them; `list` and
-    /// `show` take them all.
+    /// The global options, as the root's help explains them: every command
+    /// takes them before its name; `list` and `show` take them after it too.
     static let global = GlobalSettings.options.map(\.definition) + [version]
 
-    /// The global options that every command takes: the others mean nothing
-    /// to a command that asks no service, which refuses them.
+    /// The global options that a command which asks no service takes after
+    /// its name too; the others mean nothing to it there, and are refused.
     static let everywhere =
-        GlobalSettings.options.groups(["--color", "--quiet", "--verbose"])[0] + [version]
+        [GlobalSettings.color, GlobalSettings.quiet, GlobalSettings.verbose].map(\.definition) + [version]
 }
 
 /// The commands of `species` (contract: docs/cli.md).
@@ -26,8 +26,7 @@ enum Commands {
         abstract: "Print one page of species, every page, or the first n, as a table, TSV, CSV, Markdown or JSON.",
         options: ListCommand.options.map(\.definition) + [Options.help],
         globalOptions: Options.global,
-        exclusive: ListCommand.options.groups(
-            ["--page", "--all-pages"], ["--page", "--limit"], ["--format", "--json", "--jsonl"]),
+        exclusive: ListCommand.exclusive,
         examples: [
             Example(
                 command: "species list --sort height --reverse --limit 5 --format markdown",
@@ -102,7 +101,7 @@ enum Commands {
     /// For the completion scripts: the names of cached (else bundled) species.
     static let completeNames = CommandDefinition(
         path: "species __complete-names", abstract: "Print the species names known offline, one a line.",
-        options: [Options.help], globalOptions: GlobalSettings.options.groups(["--base-url"])[0],
+        options: [Options.help], globalOptions: [GlobalSettings.baseURL.definition],
         hidden: true)
 
     /// For `make man`: the manual page.
@@ -141,7 +140,10 @@ enum EnvironmentVariables {
         ("NO_COLOR", "When set and not empty, no colour under --color auto."),
         ("TERM", "When dumb, no colour under --color auto, and no progress line."),
         ("COLUMNS", "The width of the table; else the terminal's, else no limit."),
-        ("XDG_CACHE_HOME", "The cache is $XDG_CACHE_HOME/species/ (an absolute path), else ~/.cache/species/."),
+        (
+            "XDG_CACHE_HOME, HOME",
+            "The cache is $XDG_CACHE_HOME/species/ (an absolute path), else ~/.cache/species/ (HOME an existing folder's absolute path), else none."
+        ),
         (
             "CURL_CA_BUNDLE, SSL_CERT_FILE",
             "A bundle of CA certificates to trust, read in place of the system's bundle, as curl and OpenSSL read it (CURL_CA_BUNDLE first); the system's folder is still read."

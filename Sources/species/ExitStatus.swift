@@ -40,48 +40,70 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     static func run(
         _ command: () async throws -> Void, output: any OutputSink, diagnostics: any CommandDiagnostics
     ) async -> ExitStatus {
-        var failure: (any CommandFailure)?
+        var failure: CommandError?
         do {
             try await command()
-        } catch let error as any CommandFailure {
-            failure = error
         } catch {
-            failure = CommandError("internal error: \(error)", status: .internalError)
+            failure = CommandError(error)
         }
         diagnostics.progressEnded()
         output.flush()
-        if let failure {
-            diagnostics.error(failure.errorLine)
+        if let failure = failure ?? output.writeError.map({ CommandError("cannot write the output: \($0)", .ioError) })
+        {
+            diagnostics.error(failure)
             return failure.status
-        }
-        if let reason = output.writeError {
-            diagnostics.error("cannot write the output: \(reason)")
-            return .ioError
         }
         return .success
     }
 }
 
-/// A failure a command reports: its one `error:` line and its exit status.
-protocol CommandFailure: Error {
-    var errorLine: String { get }
-    var status: ExitStatus { get }
-}
-
-/// A failure of the command line's own: the self-check, the cache's
-/// folder, a certificate variable.
-struct CommandError: CommandFailure {
-    let errorLine: String
+/// Why a command failed, as swift-argument-parser has one error type: its
+/// one `error:` line and its exit status; a usage error also shows its
+/// command's usage. The library's errors become one (`init(_:)`).
+struct CommandError: Error, Equatable {
+    let message: String
     let status: ExitStatus
+    /// The command whose usage line follows the message: a usage error.
+    let usage: CommandDefinition?
+    /// The value, or the part of it (a field of a list), that a value's
+    /// reader rejects.
+    let value: String?
 
-    init(_ errorLine: String, status: ExitStatus) {
-        self.errorLine = errorLine
-        self.status = status
+    init(_ message: String, _ status: ExitStatus, usage: CommandDefinition? = nil, value: String? = nil) {
+        (self.message, self.status, self.usage, self.value) = (message, status, usage, value)
     }
-}
 
-extension SpeciesError: CommandFailure {
-    var status: ExitStatus {
+    /// A mistake on the command line, for `command`: exit status 64.
+    static func usage(_ message: String, of command: CommandDefinition) -> CommandError {
+        CommandError(message, .usage, usage: command)
+    }
+
+    /// What a value's reader throws: what it expected instead of `value`
+    /// (the text, or the part of it that is wrong), and the nearest of
+    /// `choices`.
+    static func expected(_ expected: String, instead value: String, nearest choices: [String] = []) -> CommandError {
+        CommandError("expected \(expected)" + EditDistance.suggestion(for: value, among: choices), .usage, value: value)
+    }
+
+    /// The error of a command: its own, or SpeciesKit's sentence with the
+    /// option behind it; anything else is a bug (70).
+    init(_ error: any Error) {
+        switch error {
+        case let error as CommandError: self = error
+        case let error as SpeciesError: self.init(error.errorLine, Self.status(of: error.kind))
+        default: self.init("internal error: \(error)", .internalError)
+        }
+    }
+
+    /// `error: ...`, and, for a usage error, the usage line and where to
+    /// read more: what stderr shows.
+    var rendered: String {
+        let line = "error: \(TerminalText.line(message))\n"
+        guard let usage else { return line }
+        return line + HelpFormatter().usage(usage, label: "usage:") + "\nSee '\(usage.path) --help'.\n"
+    }
+
+    private static func status(of kind: SpeciesError.Kind) -> ExitStatus {
         switch kind {
         case .nothingMatched: .nothingMatched
         case .badQuestion: .usage
@@ -89,9 +111,11 @@ extension SpeciesError: CommandFailure {
         case .unavailable: .unavailable
         }
     }
+}
 
+extension SpeciesError {
     /// SpeciesKit's sentence, and the option or the answer behind it.
-    var errorLine: String {
+    fileprivate var errorLine: String {
         message { error in
             switch error.setting {
             case .timeout: "(--timeout)"

@@ -18,28 +18,30 @@ extension Invocation {
     static let parser = ArgumentParser(
         root: Commands.root, subcommands: Commands.subcommands, globalExclusive: GlobalSettings.exclusive)
 
-    /// `--help` and `--version` stand for the whole line, wherever they
-    /// are; otherwise every option the command takes is read, and checked,
-    /// whether or not the command needs its value.
-    init(arguments: [String], environment: [String: String]) throws(UsageError) {
-        let (command, _) = try Self.parser.subcommand(in: arguments)
-        let beforeSeparator = arguments.prefix { $0 != "--" }
+    /// `--help` and `--version` stand for the whole line; otherwise every
+    /// global option given, or set in the environment, is read, and so
+    /// checked, whether or not the command needs its value, and then the
+    /// command's own.
+    init(arguments: [String], environment: [String: String]) throws(CommandError) {
+        let parsed = try Self.parser.parse(arguments)
+        let command = parsed.command
         // Asked only for help: other commands need no look at the terminal here.
         var helpWidth: Int { Terminal.width(environment: environment) ?? HelpFormatter.standardWidth }
-        if arguments.isEmpty || beforeSeparator.contains(where: Options.help.names.contains) {
+        if arguments.isEmpty || parsed.asked == Options.help {
             self = .help(Self.helpText(for: command, width: helpWidth))
             return
         }
-        if beforeSeparator.contains(where: Options.version.names.contains) {
+        if parsed.asked == Options.version {
             self = .version
             return
         }
-        let parsed = try Self.parser.parse(arguments)
-        let settings = try GlobalSettings.options.filter { command.globalOptions.contains($0.definition) }
-            .read(parsed, environment, into: .defaults(environment: environment))
+        // Read for every command, so checked; those that ask no service
+        // ignore them (docs/cli.md, "Global options and environment").
+        let settings = try GlobalSettings.options.read(parsed, environment, into: .defaults(environment: environment))
+        // `show` joins its words; the others take as many as they list.
+        if command != Commands.show { try Self.expectArguments(parsed, atMost: command.arguments.count) }
         switch command {
         case Commands.list:
-            try Self.expectArguments(parsed, atMost: 0)
             self = .list(try ListCommand.options.read(parsed, environment, into: ListCommand()), settings)
         case Commands.show:
             let query = try Self.query(parsed, roots: settings.client.roots)
@@ -50,18 +52,15 @@ extension Invocation {
         case Commands.completions:
             self = .completions(try Self.choice(of: parsed))
         case Commands.completeNames:
-            try Self.expectArguments(parsed, atMost: 0)
             self = .completeNames(settings)
         case Commands.manualPage:
-            try Self.expectArguments(parsed, atMost: 0)
             self = .manualPage
         case Commands.selfCheck:
-            try Self.expectArguments(parsed, atMost: 0)
             self = .selfCheck
         case Commands.helpCommand:
             self = .help(try Self.helpText(asked: parsed, width: helpWidth))
         default:
-            throw UsageError(message: "missing subcommand", command: command)
+            throw .usage("missing subcommand", of: command)
         }
     }
 
@@ -71,55 +70,47 @@ extension Invocation {
     }
 
     /// `species help [<subcommand>]`.
-    private static func helpText(asked parsed: ParsedArguments, width: Int) throws(UsageError) -> String {
-        try expectArguments(parsed, atMost: 1)
+    private static func helpText(asked parsed: ParsedArguments, width: Int) throws(CommandError) -> String {
         guard let name = parsed.positionals.first else { return helpText(for: Commands.root, width: width) }
         guard let command = Commands.visibleSubcommands.first(where: { $0.name == name }) else {
             let names = Commands.visibleSubcommands.map(\.name)
-            throw UsageError(
-                message: "unknown subcommand '\(Excerpt.of(name))'"
-                    + ArgumentParser.suggestion(for: name, among: names),
-                command: parsed.command)
+            throw .usage(
+                "unknown subcommand '\(Excerpt.of(name))'" + EditDistance.suggestion(for: name, among: names),
+                of: parsed.command)
         }
         return helpText(for: command, width: width)
     }
 
     /// The species `show` asks for: its words, joined.
-    private static func query(_ parsed: ParsedArguments, roots: [APIRoot]) throws(UsageError) -> SpeciesQuery {
+    private static func query(_ parsed: ParsedArguments, roots: [APIRoot]) throws(CommandError) -> SpeciesQuery {
         let text = parsed.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else {
-            throw UsageError(message: "missing argument '<name | id | url>'", command: parsed.command)
-        }
+        guard !text.isEmpty else { throw .usage("missing argument '<name | id | url>'", of: parsed.command) }
         do {
             return try SpeciesQuery(text, roots: roots)
         } catch {
-            throw UsageError(message: error.description, command: parsed.command)
+            throw .usage(error.description, of: parsed.command)
         }
     }
 
     /// The one argument of `completions` and `cache`, among its choices.
-    private static func choice<Choice: RawRepresentable<String>>(of parsed: ParsedArguments) throws(UsageError)
+    private static func choice<Choice: RawRepresentable<String>>(of parsed: ParsedArguments) throws(CommandError)
         -> Choice
     {
         let argument = parsed.command.arguments.first
-        try expectArguments(parsed, atMost: 1)
         guard let name = parsed.positionals.first else {
-            throw UsageError(message: "missing argument '\(argument?.label ?? "")'", command: parsed.command)
+            throw .usage("missing argument '\(argument?.label ?? "")'", of: parsed.command)
         }
         guard let choice = Choice(rawValue: name) else {
             let choices = argument?.choices ?? []
-            throw UsageError(
-                message:
-                    "unknown argument '\(Excerpt.of(name))': expected \(SpeciesError.alternatives(choices.map { "'\($0)'" }))"
-                    + ArgumentParser.suggestion(for: name, among: choices),
-                command: parsed.command)
+            throw .usage(
+                "unknown argument '\(Excerpt.of(name))': expected \(SpeciesError.alternatives(choices.map { "'\($0)'" }))"
+                    + EditDistance.suggestion(for: name, among: choices), of: parsed.command)
         }
         return choice
     }
 
-    private static func expectArguments(_ parsed: ParsedArguments, atMost count: Int) throws(UsageError) {
+    private static func expectArguments(_ parsed: ParsedArguments, atMost count: Int) throws(CommandError) {
         guard parsed.positionals.count > count else { return }
-        throw UsageError(
-            message: "unexpected argument '\(Excerpt.of(parsed.positionals[count]))'", command: parsed.command)
+        throw .usage("unexpected argument '\(Excerpt.of(parsed.positionals[count]))'", of: parsed.command)
     }
 }

@@ -100,72 +100,82 @@ struct ListCommand: Sendable, Equatable {
 }
 
 extension ListCommand {
-    /// The options of `species list` (docs/cli.md), each read into its property.
-    static let options: [Binding<ListCommand>] = [
-        Option(
-            OptionDefinition(
-                ["--page"], value: "n", shownDefault: "1",
-                summary: "Print page <n>; SWAPI pages hold \(SpeciesPage.size) species"),
-            default: 1
-        ) { Rejection.wholeNumber($0, in: 1...Int.max, expected: "a whole number from 1 up") }.bind(\.page),
+    static let page = Option<Self>.option(
         OptionDefinition(
-            ["--all-pages"], summary: "Follow the API's next links and print every species"
-        ).bind(\.allPages),
-        Option<String?>(
-            OptionDefinition(
-                ["--search"], value: "text",
-                summary: "Only species whose name holds every word of <text>, ignoring case (swapi.dev's search)"),
-            default: nil, expected: "some text"
-        ) { text -> String?? in text.trimmingCharacters(in: .whitespaces).isEmpty ? .none : .some(text) }.bind(
-            \.search),
-        Option(
-            OptionDefinition(
-                ["--format"], value: "format", choices: OutputFormat.allCases.map(\.rawValue),
-                shownDefault: OutputFormat.table.rawValue,
-                summary:
-                    "\(SpeciesError.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values, CSV (RFC 4180), a Markdown table, one JSON array, or one JSON object a line"
-            ), default: .table, read: Rejection.choice
-        ).bind(\.format),
-        OptionDefinition(["--json"], summary: "The same as --format json: one JSON array")
-            .bind { $0.format = .json },
+            ["--page"], value: "n", shownDefault: "1",
+            summary: "Print page <n>; SWAPI pages hold \(SpeciesPage.size) species"), \.page
+    ) { text throws(CommandError) in try Read.wholeNumber(text, in: 1...Int.max, expected: "a whole number from 1 up") }
+    static let allPages = Option<Self>.flag(
+        OptionDefinition(["--all-pages"], summary: "Follow the API's next links and print every species"), \.allPages,
+        true)
+    static let search = Option<Self>.option(
         OptionDefinition(
-            ["--jsonl"], summary: "The same as --format jsonl: one compact JSON object a line"
-        ).bind { $0.format = .jsonl },
-        Option<SpeciesOrder?>(
-            OptionDefinition(
-                ["--sort"], value: "key", choices: SpeciesOrder.allCases.map(\.rawValue),
-                summary:
-                    "Order by \(SpeciesError.alternatives(SpeciesOrder.allCases.map(\.rawValue))); numbers as numbers, unknown values last"
-            ), default: nil
-        ) { Rejection.choice($0).map(Optional.some) }.bind(\.order),
-        OptionDefinition(["--reverse"], summary: "Reverse the order (of --sort, or of the API)")
-            .bind(\.reversed),
-        Option<[SpeciesField]?>(
-            OptionDefinition(
-                ["--fields"], value: "a,b,...", choices: SpeciesField.allCases.map(\.name), list: true,
-                shownDefault: SpeciesField.defaults.map(\.name).joined(separator: ", ") + "; with JSON, every key",
-                summary:
-                    "The columns, or with JSON the keys, in this order, among \(SpeciesField.allCases.map(\.name).joined(separator: ", "))"
-            ), default: nil
-        ) { text in
-            var fields: [SpeciesField] = []
-            for word in text.split(separator: ",", omittingEmptySubsequences: false) {
-                let word = word.trimmingCharacters(in: .whitespaces)
-                guard let field = SpeciesField(named: word) else {
-                    return .failure(.among(word, SpeciesField.allCases.map(\.name), list: true))
-                }
-                // A field given twice is one column, one key.
-                if !fields.contains(field) { fields.append(field) }
+            ["--search"], value: "text",
+            summary: "Only species whose name holds every word of <text>, ignoring case (swapi.dev's search)"),
+        \.search
+    ) { text throws(CommandError) -> String? in
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw .expected("some text", instead: text) }
+        return text
+    }
+    static let format = Option<Self>.option(
+        OptionDefinition(
+            ["--format"], value: "format", choices: OutputFormat.allCases.map(\.rawValue),
+            shownDefault: OutputFormat.table.rawValue,
+            summary:
+                "\(SpeciesError.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values, CSV (RFC 4180), a Markdown table, one JSON array, or one JSON object a line"
+        ), \.format, read: Read.choice)
+    static let json = Option<Self>.flag(
+        OptionDefinition(["--json"], summary: "The same as --format json: one JSON array"), \.format, .json)
+    static let jsonl = Option<Self>.flag(
+        OptionDefinition(["--jsonl"], summary: "The same as --format jsonl: one compact JSON object a line"), \.format,
+        .jsonl)
+    static let sort = Option<Self>.option(
+        OptionDefinition(
+            ["--sort"], value: "key", choices: SpeciesOrder.allCases.map(\.rawValue),
+            summary:
+                "Order by \(SpeciesError.alternatives(SpeciesOrder.allCases.map(\.rawValue))); numbers as numbers, unknown values last"
+        ), \.order
+    ) { text throws(CommandError) -> SpeciesOrder? in try Read.choice(text) }
+    static let reverse = Option<Self>.flag(
+        OptionDefinition(["--reverse"], summary: "Reverse the order (of --sort, or of the API)"), \.reversed, true)
+    static let fields = Option<Self>.option(
+        OptionDefinition(
+            ["--fields"], value: "a,b,...", choices: SpeciesField.allCases.map(\.name), list: true,
+            shownDefault: SpeciesField.defaults.map(\.name).joined(separator: ", ") + "; with JSON, every key",
+            summary:
+                "The columns, or with JSON the keys, in this order, among \(SpeciesField.allCases.map(\.name).joined(separator: ", "))"
+        ), \.fields
+    ) { text throws(CommandError) -> [SpeciesField]? in
+        var fields: [SpeciesField] = []
+        let names = SpeciesField.allCases.map(\.name)
+        for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let word = word.trimmingCharacters(in: .whitespaces)
+            guard let field = SpeciesField(named: word) else {
+                throw .expected("fields among " + SpeciesError.alternatives(names), instead: word, nearest: names)
             }
-            return .success(fields)
-        }.bind(\.fields),
-        Option<Int?>(
-            OptionDefinition(
-                ["--limit"], value: "n",
-                summary:
-                    "Print at most <n> species from the first on, after the search and the sort (not with --page); without a sort, fetch only the pages they fill"
-            ), default: nil
-        ) { Rejection.wholeNumber($0, in: 1...Int.max, expected: "a whole number from 1 up").map(Optional.some) }
-        .bind(\.limit),
+            // A field given twice is one column, one key.
+            if !fields.contains(field) { fields.append(field) }
+        }
+        return fields
+    }
+    static let limit = Option<Self>.option(
+        OptionDefinition(
+            ["--limit"], value: "n",
+            summary:
+                "Print at most <n> species from the first on, after the search and the sort (not with --page); without a sort, fetch only the pages they fill"
+        ), \.limit
+    ) { text throws(CommandError) -> Int? in
+        try Read.wholeNumber(text, in: 1...Int.max, expected: "a whole number from 1 up")
+    }
+
+    /// The options of `species list` (docs/cli.md), each read into its property.
+    static let options = [
+        Self.page, Self.allPages, Self.search, Self.format, Self.json, Self.jsonl, Self.sort, Self.reverse, Self.fields,
+        Self.limit,
     ]
+
+    /// Of each of these, at most one may be given.
+    static let exclusive = [
+        [Self.page, Self.allPages], [Self.page, Self.limit], [Self.format, Self.json, Self.jsonl],
+    ].map { $0.map(\.definition) }
 }

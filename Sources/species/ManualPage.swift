@@ -58,7 +58,9 @@ enum ManualPage {
         }
 
         page.section("GLOBAL OPTIONS")
-        page.paragraph("Before or after the subcommand; an option wins over its environment variable.")
+        page.paragraph(
+            "Every subcommand takes them before its name, and ignores those that mean nothing to it; list and show take them after it too. An option wins over its environment variable."
+        )
         for option in Options.global + [Options.help] {
             page.option(option)
         }

@@ -20,11 +20,11 @@ struct SelfCheckCommand: Sendable {
         ]
         output.write(workarounds.map { "\($0.0): \($0.1 ? "engaged" : "not engaged")\n" }.joined())
         if let missing = status.missing_function {
-            throw CommandError("libcurl's \(String(cString: missing)) was not found", status: .internalError)
+            throw CommandError("libcurl's \(String(cString: missing)) was not found", .internalError)
         }
         let off = workarounds.filter { !$0.1 }.map(\.0)
         if !off.isEmpty {
-            throw CommandError("not engaged: \(off.joined(separator: ", "))", status: .internalError)
+            throw CommandError("not engaged: \(off.joined(separator: ", "))", .internalError)
         }
     }
 
@@ -42,7 +42,7 @@ struct SelfCheckCommand: Sendable {
             }
         }
         guard found, let root = APIRoot("http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/api/") else {
-            throw CommandError("no port of 127.0.0.1 is free", status: .internalError)
+            throw CommandError("no port of 127.0.0.1 is free", .internalError)
         }
         return root
     }

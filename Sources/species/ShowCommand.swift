@@ -26,10 +26,11 @@ struct ShowCommand: Sendable, Equatable {
 
 extension ShowCommand {
     /// The options of `species show` (docs/cli.md), each read into its property.
-    static let options: [Binding<ShowCommand>] = [
-        OptionDefinition(["--json"], summary: "Print one JSON object").bind(\.json),
-        OptionDefinition(
-            ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)"
-        ).bind(\.related),
+    static let options = [
+        Option<Self>.flag(OptionDefinition(["--json"], summary: "Print one JSON object"), \.json, true),
+        Option<Self>.flag(
+            OptionDefinition(
+                ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)"),
+            \.related, true),
     ]
 }

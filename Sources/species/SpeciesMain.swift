@@ -35,8 +35,7 @@ enum SpeciesMain {
         do {
             invocation = try Invocation(arguments: arguments, environment: environment)
         } catch {
-            StandardError.write(error.rendered)
-            return .usage
+            return await run { throw error }
         }
         switch invocation {
         case .help(let text): return await run { output.write(text) }
@@ -68,17 +67,18 @@ enum SpeciesMain {
         /// A command that may use the network, with the certificates to
         /// trust; a certificate variable that cannot be used is a usage error.
         func run(
-            _ command: (CommandContext) async throws -> Void, _ settings: GlobalSettings, terminal: Terminal
+            _ command: @escaping (CommandContext) async throws -> Void, _ settings: GlobalSettings, terminal: Terminal
         ) async -> ExitStatus {
             let diagnostics = StandardErrorDiagnostics(
                 quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress)
-            if settings.client.cache.mode != .offline, let refusal = CertificateTrust.apply(environment: environment) {
-                diagnostics.error(refusal)
-                return .usage
-            }
-            let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
-            let context = CommandContext(client: client, output: output, diagnostics: diagnostics)
-            return await ExitStatus.run({ try await command(context) }, output: output, diagnostics: diagnostics)
+            return await ExitStatus.run(
+                {
+                    if settings.client.cache.mode != .offline {
+                        try CertificateTrust.apply(environment: environment)
+                    }
+                    let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
+                    try await command(CommandContext(client: client, output: output, diagnostics: diagnostics))
+                }, output: output, diagnostics: diagnostics)
         }
     }
 }

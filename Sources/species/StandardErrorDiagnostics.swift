@@ -45,8 +45,9 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
         writeLine("verbose: " + message)
     }
 
-    func error(_ message: String) {
-        writeLine("error: " + message)
+    func error(_ failure: CommandError) {
+        progressEnded()
+        StandardError.write(failure.rendered)
     }
 
     func progress(_ message: String) {

@@ -132,6 +132,35 @@ struct CacheEndToEndTests {
         #expect(made == [".cache"], "only species' own cache folder: \(made)")
     }
 
+    /// Issue 29: a home that does not exist is never made, and a relative
+    /// one is ignored; `species` answers all the same, without a cache.
+    @Test(arguments: ["/nonexistent/x", "relative-home"])
+    func aMissingOrRelativeHomeIsNeverMade(home: String) async throws {
+        let folder = Fixtures.temporaryFolder("working")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let result = try await species(
+            ["list"], environment: ["HOME": home, "XDG_CACHE_HOME": ""],
+            through: { ["sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", folder.path, $0] })
+        let page = try Fixtures.text("golden/list/page-1.txt")
+        #expect(result.status == 0 && result.stdout == page, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: home), "no home made")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing in the working folder")
+        let info = try await species(["cache", "info"], environment: ["HOME": home, "XDG_CACHE_HOME": ""])
+        #expect(info.stdout == "directory: none (XDG_CACHE_HOME is no absolute path, and HOME no folder's)\n")
+    }
+
+    /// Issue 29: a prefix that pins a service, as an alias does, works for
+    /// every command, and so does every other global option before it.
+    @Test(arguments: [["cache", "clear"], ["cache", "info"], ["completions", "bash"], ["help", "list"]])
+    func globalOptionsBeforeAnyCommand(command: [String]) async throws {
+        let prefix = ["--base-url", try await server.root(), "--timeout", "5", "--no-fallback", "--serial"]
+        let result = try await species(prefix + command)
+        #expect(result.status == 0 && result.stderr == "", "\(result)")
+        let wrong = try await species(["--timeout", "abc"] + command)
+        #expect(wrong.status == 64 && wrong.stdout == "", "\(wrong)")
+    }
+
     @Test(arguments: [["--refresh", "--offline"], ["--refresh", "--no-cache"]])
     func contradictoryCacheOptionsAreUsageErrors(options: [String]) async throws {
         let result = try await SpeciesRunner()(["list"] + options)

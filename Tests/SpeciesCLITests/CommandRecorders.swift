@@ -1,5 +1,6 @@
 import SpeciesKit
 import Synchronization
+import Testing
 import TestSupport
 
 @testable import species
@@ -22,8 +23,12 @@ final class CapturedOutput: OutputSink {
     func flush() { state.withLock { $0.flushes += 1 } }
 }
 
-/// The test's recorder takes a command's messages too.
-extension RecordingDiagnostics: CommandDiagnostics {}
+/// The test's recorder takes a command's messages too: a failure's line.
+extension RecordingDiagnostics: CommandDiagnostics {
+    public func error(_ failure: CommandError) {
+        error(failure.message)
+    }
+}
 
 extension CommandContext {
     /// The context of a command against `transport` at swapi.dev.
@@ -35,4 +40,9 @@ extension CommandContext {
             client: .stubbed(transport, diagnostics: diagnostics, configure: configure), output: output,
             diagnostics: diagnostics)
     }
+}
+
+/// A command, in a test's name, by its path alone.
+extension CommandDefinition: CustomTestStringConvertible {
+    public var testDescription: String { path }
 }

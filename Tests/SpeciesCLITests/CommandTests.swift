@@ -57,7 +57,7 @@ struct CommandTests {
             let error = await speciesError {
                 try await ListCommand(allPages: true, format: format).run(context(transport))
             }
-            #expect(error.map(\.status) == .unavailable)
+            #expect(error.map { CommandError($0).status } == .unavailable)
         }
         #expect(output.text.isEmpty)
     }
@@ -68,7 +68,7 @@ struct CommandTests {
             "https://swapi.dev/api/species/?page=3": .json(Data("<html>".utf8))
         ])
         let error = await speciesError { try await ListCommand(allPages: true, format: .jsonl).run(context(transport)) }
-        #expect(error.map(\.status) == .badData)
+        #expect(error.map { CommandError($0).status } == .badData)
         #expect(output.text.isEmpty)
     }
 
@@ -81,7 +81,7 @@ struct CommandTests {
                 try await ListCommand(allPages: allPages, search: "zzz", format: format).run(context(transport))
             }
             #expect(error == .noResults(search: "zzz"))
-            #expect(error.map(\.status) == .nothingMatched)
+            #expect(error.map { CommandError($0).status } == .nothingMatched)
         }
         #expect(output.text == "")
     }
@@ -90,7 +90,7 @@ struct CommandTests {
         let error = await speciesError {
             try await ListCommand(page: 9).run(context(try StubTransport.recordedSWAPI()))
         }
-        #expect(error.map(\.status) == .nothingMatched)
+        #expect(error.map { CommandError($0).status } == .nothingMatched)
         #expect(error?.description == "page 9 does not exist; there are 4 pages")
         #expect(output.text.isEmpty)
     }
@@ -142,7 +142,7 @@ struct ExitStatusTests {
             ),
             (SpeciesError.noResults(search: "x"), "no species matches 'x'", .nothingMatched),
             (
-                CommandError("not engaged: Content-Length bound", status: .internalError),
+                CommandError("not engaged: Content-Length bound", .internalError),
                 "not engaged: Content-Length bound", .internalError
             ),
             (CancellationError(), "internal error: CancellationError()", .internalError),

@@ -14,7 +14,7 @@ struct InvocationTests {
     }
 
     /// The usage error for `arguments`, as it would be printed.
-    private func usageError(_ arguments: [String], environment: [String: String] = [:]) -> UsageError? {
+    private func usageError(_ arguments: [String], environment: [String: String] = [:]) -> CommandError? {
         do {
             _ = try Invocation(arguments: arguments, environment: environment)
             return nil
@@ -27,26 +27,67 @@ struct InvocationTests {
         #expect(try parse(["list"]) == .list(ListCommand(), GlobalSettings()))
     }
 
-    /// Every command reads, and so checks, each global option it takes,
-    /// and refuses the others (issue 25): none is ignored unsaid.
+    /// Issue 29: every command takes every global option before its name,
+    /// and checks its value, whether or not it means something to it;
+    /// after its name, a command refuses those it does not take (issue 25).
     @Test(arguments: Commands.subcommands)
-    func everyCommandChecksOrRefusesEachGlobalOption(command: CommandDefinition) {
+    func everyCommandTakesTheGlobalOptionsBeforeItAndChecksThem(command: CommandDefinition) {
         let arguments: [String] =
             switch command {
             case Commands.show: ["3"]
             case Commands.helpCommand: ["list"]
             default: Array(command.arguments.first?.choices.prefix(1) ?? [])
             }
-        for option in [["--color", "bogus"], ["--timeout", "abc"], ["--retries", "x"], ["--no-cache"]] {
-            let error = usageError(option + [command.name] + arguments)
-            let taken = command.globalOptions.contains { $0.key == option[0] }
-            switch (taken, option.count) {
-            case (false, _): #expect(error?.message == "'\(option[0])' does not apply to '\(command.path)'")
-            case (true, 2):
-                #expect(error?.message.hasPrefix("invalid value '\(option[1])' for '\(option[0]) <") == true)
-            default: #expect(error == nil)
+        let valid = [["--base-url", "http://127.0.0.1:8000/api/"], ["--timeout", "5"], ["--no-cache"], ["-q"]]
+        for option in valid {
+            #expect(usageError(option + [command.name] + arguments) == nil, "\(option)")
+        }
+        for option in [["--color", "bogus"], ["--timeout", "abc"], ["--retries", "x"]] {
+            let before = usageError(option + [command.name] + arguments)
+            #expect(before?.message.hasPrefix("invalid value '\(option[1])' for '\(option[0]) <") == true)
+            let after = usageError([command.name] + arguments + option)
+            if command.globalOptions.contains(where: { $0.key == option[0] }) {
+                #expect(after?.message == before?.message)
+            } else {
+                #expect(after?.message == "'\(option[0])' does not apply to '\(command.path)'")
             }
         }
+        let variable = usageError([command.name] + arguments, environment: ["SWAPI_TIMEOUT": "abc"])
+        #expect(variable?.message.hasPrefix("invalid value 'abc' for SWAPI_TIMEOUT: ") == true, "checked like options")
+    }
+
+    /// Issue 29: `SWAPI_NO_FALLBACK` takes what it documents, and refuses
+    /// the rest (before, `on` and `2` silently meant off).
+    @Test(arguments: [
+        ("1", true), ("true", true), ("YES", true), ("0", false), ("false", false), ("no", false), ("", false),
+    ])
+    func noFallbackFromTheEnvironment(value: String, on: Bool) throws {
+        let settings = GlobalSettings(client: .init(fallback: !on))
+        #expect(try parse(["list"], environment: ["SWAPI_NO_FALLBACK": value]) == .list(ListCommand(), settings))
+    }
+
+    @Test(arguments: ["on", "2", "off"])
+    func aNoFallbackThatIsNeitherOnNorOffIsAUsageError(value: String) {
+        #expect(
+            usageError(["cache", "info"], environment: ["SWAPI_NO_FALLBACK": value])?.message
+                == "invalid value '\(value)' for SWAPI_NO_FALLBACK: expected 1, true or yes (on), or 0, false or no (off)"
+        )
+    }
+
+    /// `--help` and `--version` are options of every command, which stand
+    /// for the whole line wherever they are; after `--` they are arguments.
+    @Test func helpAndVersionAreParsedAsOptions() throws {
+        let listHelp = Invocation.helpText(for: Commands.list)
+        for arguments in [
+            ["list", "--help"], ["--help", "list"], ["list", "-h", "--bogus"], ["list", "--bogus", "--help"],
+            ["help", "list"],
+        ] {
+            #expect(try parse(arguments) == .help(listHelp), "\(arguments)")
+        }
+        #expect(try parse(["--base-url", "x", "--version"]) == .version, "a bad value before it is not read")
+        #expect(try parse(["cache", "info", "--version"]) == .version)
+        #expect(usageError(["list", "--", "--help"])?.message == "unexpected argument '--help'")
+        #expect(usageError(["list", "--bogus"])?.message == "unknown option '--bogus'")
     }
 
     /// A command's options are its bindings: none is listed that is not
@@ -281,7 +322,7 @@ struct InvocationTests {
                 "unknown argument 'tcsh': expected 'bash', 'zsh' or 'fish'; did you mean 'bash'?", "species completions"
             ),
             (["help", "lsit"], "unknown subcommand 'lsit'; did you mean 'list'?", "species help"),
-            (["--foo", "list"], "unknown option '--foo'", "species list"),
+            (["--foo", "list"], "unknown option '--foo'", "species"),
             (["list", "--page"], "missing value for '--page <n>'", "species list"),
             (["list", "--page", "--json"], "missing value for '--page <n>'", "species list"),
             (
@@ -350,7 +391,7 @@ struct InvocationTests {
     func usageErrors(arguments: [String], message: String, command: String) {
         let error = usageError(arguments)
         #expect(error?.message == message)
-        #expect(error?.command.path == command)
+        #expect(error?.usage?.path == command)
     }
 
     @Test func aMalformedEnvironmentVariableIsAUsageError() {

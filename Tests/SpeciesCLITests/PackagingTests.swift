@@ -32,61 +32,54 @@ struct PackagingTests {
         return blocks
     }
 
-    /// The README's example and DocC's getting-started article, each two
-    /// `swift` blocks (Package.swift lines, then main.swift), built as two
-    /// executables of one package, and run: each prints what it says.
+    /// The URL the README's and the article's manifests name, which a user
+    /// replaces with the one they cloned from.
+    static let exampleURL = "https://example.org/you/species.git"
+
+    /// What the README says, from a fresh clone in a folder of another name
+    /// than this one's (named `species`, as the manifest's `package:` says):
+    /// the README's whole manifest, depending on the clone by its git URL at
+    /// `main`, with its code in `Sources/Example/main.swift`, built and run;
+    /// then the getting-started article's manifest and code, in the same
+    /// package. Each prints what it says.
     @Test(.timeLimit(.minutes(10)))
     func theReadmeAndGettingStartedExamplesBuildAndRunInAPackageOfTheirOwn() async throws {
         let readme = try Self.blocks(of: "README.md").filter { $0.language == "swift" }.map(\.text)
-        try #require(readme.count == 2, "the README shows Package.swift lines, then main.swift")
+        try #require(readme.count == 2, "the README shows Package.swift, then main.swift")
         let article = try Self.blocks(of: "Sources/SpeciesKit/SpeciesKit.docc/GettingStarted.md")
         let articleSwift = article.filter { $0.language == "swift" }.map(\.text)
-        try #require(articleSwift.count == 2, "the article shows Package.swift lines, then main.swift")
-        // Beside the package, as "../species" says; SwiftPM names a path
-        // dependency after its folder.
-        let folder = try Self.scratch("example")
-        try FileManager.default.createSymbolicLink(
-            at: folder.appendingPathComponent("species"), withDestinationURL: Fixtures.packageRoot)
-        let package = folder.appendingPathComponent("Example")
-        // Each manifest's `targets: [...]` line, in one list.
-        func target(_ manifest: String) throws -> Substring {
-            let line = try #require(manifest.split(separator: "\n").first { $0.hasPrefix("targets: [") })
-            return line.dropFirst("targets: [".count).dropLast()
-        }
-        let dependencies = try #require(readme[0].split(separator: "\n").first { $0.hasPrefix("dependencies:") })
-        let manifest = "\(dependencies)\ntargets: [\(try target(readme[0])), \(try target(articleSwift[0]))]"
-        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try Data(
-            "// swift-tools-version: 6.0\nimport PackageDescription\n\nlet package = Package(name: \"Example\", \(manifest))\n"
-                .utf8
-        )
-        .write(to: package.appendingPathComponent("Package.swift"))
-        for (name, code) in [("Example", readme[1]), ("GettingStarted", articleSwift[1])] {
-            let sources = package.appendingPathComponent("Sources/\(name)")
-            try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-            try Data(code.utf8).write(to: sources.appendingPathComponent("main.swift"))
-        }
-
-        let swift = URL(fileURLWithPath: "/usr/bin/env")
-        let build = try await ChildProcess.run(
-            swift, ["swift", "build", "--package-path", package.path], environment: ChildProcess.environment(),
-            timeout: 540)
-        try #require(build.status == 0, "\(build)")
+        try #require(articleSwift.count == 2, "the article shows Package.swift, then main.swift")
+        let clone = try Self.scratch("fresh").appendingPathComponent("elsewhere/species")
+        let cloned = try await Self.command(["git", "clone", "-q", Fixtures.packageRoot.path, clone.path])
+        try #require(cloned.status == 0, "\(cloned)")
+        // The clone's main branch, whatever this checkout's branch is called.
+        _ = try await Self.command(["git", "-C", clone.path, "checkout", "-q", "-B", "main"])
+        let package = try Self.scratch("Example")
+        let sources = package.appendingPathComponent("Sources/Example")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
 
         let root = try await ServerSession().root()
         let listed = try await SpeciesRunner()(["--base-url", root, "list", "--all-pages", "--json"])
         let piped = package.appendingPathComponent("species.json")
         try Data(listed.stdout.utf8).write(to: piped)
-        let example = try await ChildProcess.run(
-            package.appendingPathComponent(".build/debug/Example"), [],
-            environment: ChildProcess.environment(["SWAPI_BASE_URL": root]), stdin: piped.path)
+        /// Builds the package with `manifest` and `code`, and runs it.
+        func run(manifest: String, code: String) async throws -> ProcessResult {
+            try Data(manifest.replacingOccurrences(of: Self.exampleURL, with: clone.absoluteString).utf8)
+                .write(to: package.appendingPathComponent("Package.swift"))
+            try Data(code.utf8).write(to: sources.appendingPathComponent("main.swift"))
+            let build = try await Self.command(["swift", "build", "--package-path", package.path], timeout: 540)
+            try #require(build.status == 0, "\(build)")
+            return try await ChildProcess.run(
+                package.appendingPathComponent(".build/debug/Example"), [],
+                environment: ChildProcess.environment(["SWAPI_BASE_URL": root]), stdin: piped.path)
+        }
+
+        let example = try await run(manifest: readme[0], code: readme[1])
         #expect(example.status == 0, "\(example)")
         #expect(
             example.stdout == (try Fixtures.text("golden/show/3.txt")) + "the same 37 species either way\ntrue 100\n")
 
-        let started = try await ChildProcess.run(
-            package.appendingPathComponent(".build/debug/GettingStarted"), [],
-            environment: ChildProcess.environment(["SWAPI_BASE_URL": root]))
+        let started = try await run(manifest: articleSwift[0], code: articleSwift[1])
         let printed = try #require(article.first { $0.language.isEmpty }, "the article shows what it prints").text
         #expect(started.status == 0, "\(started)")
         #expect(started.stdout == printed.replacingOccurrences(of: "<SWAPI_BASE_URL>", with: root), "\(started)")

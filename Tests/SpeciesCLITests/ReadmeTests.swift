@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every `console` block of README.md is real: each `$ command` runs, with
-/// `species` on the PATH and the test server as SWAPI, and prints what the
-/// README shows (stdout and stderr together).
+/// Every `console` block of README.md is real: each `$ command` runs as
+/// the README shows it, with `species` on the PATH and the test server as
+/// SWAPI (standing in for the README's at 127.0.0.1:8000), and prints what
+/// the README shows (stdout and stderr together).
 @Suite("README examples")
 struct ReadmeTests {
     struct Example: Sendable, CustomTestStringConvertible {
@@ -59,8 +60,9 @@ struct ReadmeTests {
             SpeciesBuild.debugFolder.path + ":"
             + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         // As a user types it: `species` by name, on the PATH.
+        let command = example.command.replacingOccurrences(of: Self.readmeRoot, with: root)
         let result = try await SpeciesRunner(session)(
-            [], environment: ["PATH": path], through: { _ in ["bash", "-c", example.command + " 2>&1"] })
+            [], environment: ["PATH": path], through: { _ in ["bash", "-c", command + " 2>&1"] })
         #expect(result.stdout == example.output.replacingOccurrences(of: Self.readmeRoot, with: root))
     }
 }

@@ -14,7 +14,7 @@ private struct CountedServer {
 
     static func start(certificate: String? = nil, _ arguments: [String] = []) async throws -> CountedServer {
         let log = Fixtures.temporaryFolder("connections")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try Data().write(to: log)
         let tls = certificate.map { ["--tls", TestCertificates.url($0).path] } ?? []
         return CountedServer(
             server: try await FixtureServer.start(tls + ["--connection-log", log.path] + arguments), log: log)
@@ -196,15 +196,13 @@ struct ServicesEndToEndTests {
         let empty = Fixtures.temporaryFolder("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let value = variable.file.map { TestCertificates.url($0).path } ?? empty.path
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/unshare"),
-            [
-                "-m", "/bin/sh", "-c", "mount --bind \"$1\" /etc/ssl/certs && shift && exec \"$@\"", "sh", system.path,
-                try await build.url.path,
-                "--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3",
-            ],
-            environment: ChildProcess.environment(
-                ["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "SSL_CERT_DIR": ""].merging([variable.name: value]) { $1 }))
+        let mount = "mount --bind \"$1\" /etc/ssl/certs && shift && exec \"$@\""
+        let result = try await SpeciesRunner(build: build)(
+            ["--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3"],
+            environment: ["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "SSL_CERT_DIR": ""].merging([variable.name: value])
+            {
+                $1
+            }, through: { ["unshare", "-m", "/bin/sh", "-c", mount, "sh", system.path, $0] })
         #expect(result.status == 0 && result.stderr == "", "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/show/3.txt")))
     }
@@ -324,14 +322,10 @@ struct ServicesEndToEndTests {
             ["list", "--all-pages", "--json"], ["show", "wookie"], ["cache", "info"],
             ["--base-url", "https://www.swapi.tech/api/", "show", "3"],
         ]
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/unshare"),
-            [
-                "-n", "-m", "python3", Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path,
-                try await build.url.path, cache.path,
-                String(decoding: try JSONSerialization.data(withJSONObject: runs), as: UTF8.self),
-            ],
-            environment: ChildProcess.environment(), timeout: 300)
+        let script = Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path
+        let plan = String(decoding: try JSONSerialization.data(withJSONObject: runs), as: UTF8.self)
+        let result = try await SpeciesRunner(build: build)(
+            [], through: { ["unshare", "-n", "-m", "python3", script, $0, cache.path, plan] })
         try #require(result.status == 0, "\(result)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let done = try #require(report["runs"] as? [[String: Any]])
@@ -379,16 +373,11 @@ struct ServicesEndToEndTests {
             (failing, "answered by www.swapi.tech"), (down, "answering from the SWAPI data built into species"),
         ] {
             let cache = Fixtures.temporaryFolder("public-hosts")
-            let result = try await ChildProcess.run(
-                URL(fileURLWithPath: "/usr/bin/unshare"),
-                [
-                    "-n", "-m", "python3",
-                    Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path,
-                    try await build.url.path,
-                    cache.path, #"[["list", "--all-pages", "--json"]]"#,
-                    String(decoding: try JSONSerialization.data(withJSONObject: hosts), as: UTF8.self),
-                ],
-                environment: ChildProcess.environment(), timeout: 300)
+            let script = Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path
+            let plan = #"[["list", "--all-pages", "--json"]]"#
+            let served = String(decoding: try JSONSerialization.data(withJSONObject: hosts), as: UTF8.self)
+            let result = try await SpeciesRunner(build: build)(
+                [], through: { ["unshare", "-n", "-m", "python3", script, $0, cache.path, plan, served] })
             try #require(result.status == 0, "\(result)")
             let report = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -24,6 +24,23 @@ struct TextFormatTests {
                 + "\"Say \"\"hi\"\", then | go\",\"two\r\nlines\",back\\slash,,,\\u{1B}[31mred\r\n")
     }
 
+    /// Issue 29: spaces before a sign, and the fullwidth signs, make a
+    /// formula too; a number stays one.
+    @Test(arguments: [
+        ("  =1+2", "'  =1+2"), ("＝1+2", "'＝1+2"), ("＋1", "'＋1"), ("－1", "'－1"), ("＠SUM(A1)", "'＠SUM(A1)"),
+        (" -5", "' -5"), ("-5", "-5"), ("Wookie", "Wookie"),
+    ])
+    func csvNeutralisesEveryFormula(name: String, cell: String) {
+        #expect(SpeciesCSV.render([StarWarsSpecies(name: name)], fields: [.name]) == "name\r\n\(cell)\r\n")
+    }
+
+    /// Issue 29: no link, image or code of a server's reaches a renderer.
+    @Test func markdownEscapesLinksAndCode() {
+        let table = SpeciesMarkdown.render(
+            [StarWarsSpecies(name: "[x](javascript:alert(1)) ![i](y) `code`")], fields: [.name])
+        #expect(table.hasSuffix(#"| \[x\](javascript:alert(1)) !\[i\](y) \`code\` |"# + "\n"))
+    }
+
     @Test func csvWithoutSpeciesIsItsHeader() {
         #expect(SpeciesCSV.render([]) == "name,classification,designation,height,lifespan,language\r\n")
     }

@@ -70,9 +70,13 @@ struct FittedTableTests {
                 """)
     }
 
-    @Test func theNameIsCutOnlyWhenItIsAllThatIsLeft() {
-        let table = SpeciesTable.render([human, droid], fields: [.name, .language], width: 4)
-        #expect(table == "NAME\nHum…\nDro…\n")
+    /// Issue 29: at any width, even 1; a line runs past the terminal's
+    /// edge rather than lose a name (before: `…` at 1, `Yoda's sp…` at 10).
+    @Test(arguments: [1, 4, 10])
+    func theNameIsNeverCut(width: Int) {
+        let yoda = StarWarsSpecies(name: "Yoda's species", language: "Galactic basic")
+        let table = SpeciesTable.render([human, droid, yoda], fields: [.name, .language], width: width)
+        #expect(table == "NAME\nHuman\nDroid\nYoda's species\n")
     }
 
     @Test func noSpaceBeforeTheEllipsis() {

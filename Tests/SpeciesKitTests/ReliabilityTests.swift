@@ -169,9 +169,15 @@ struct RetryTests {
         #expect(response.status == 503 && requests == 1)
     }
 
+    /// An HTTP date in each of RFC 9110's three forms (5.6.7), the two
+    /// obsolete ones included (issue 29), 10 s after the test's now.
     @Test(
         "Retry-After in seconds or as an HTTP date is waited exactly",
-        arguments: [("2", 2.0), ("0", 0.0), ("Mon, 12 Jan 1970 13:46:50 GMT", 10.0), ("30", 30.0)])
+        arguments: [
+            ("2", 2.0), ("0", 0.0), ("30", 30.0), ("Mon, 12 Jan 1970 13:46:50 GMT", 10.0),
+            ("Monday, 12-Jan-70 13:46:50 GMT", 10.0), ("Mon Jan 12 13:46:50 1970", 10.0),
+            ("Mon Jan  5 13:46:50 1970", 0.0),
+        ])
     func retryAfterIsHonoured(value: String, seconds: Double) async throws {
         #expect(try await send([status(429, retryAfter: value), status(200)]).response.status == 200)
         #expect(waits == [seconds])
@@ -460,6 +466,9 @@ struct TerminalTextTests {
             ),
             ("\u{FEFF}bom", #"\u{FEFF}bom"#), ("line\u{2028}para\u{2029}", #"line\u{2028}para\u{2029}"#),
             ("narrow\u{202F}space, 🚀 and ❤️ stay", "narrow\u{202F}space, 🚀 and ❤️ stay"),
+            // Issue 29: the Hangul fillers, and the tag characters.
+            ("a\u{3164}b\u{115F}c\u{1160}d\u{FFA0}e", #"a\u{3164}b\u{115F}c\u{1160}d\u{FFA0}e"#),
+            ("flag\u{E0001}\u{E0067}\u{E007F}", #"flag\u{E0001}\u{E0067}\u{E007F}"#), ("한글 stays", "한글 stays"),
         ])
     func invisibleAndReorderingCharactersAreEscaped(text: String, shown: String) {
         #expect(TerminalText.escape(text) == shown)

@@ -119,6 +119,17 @@ struct SpeciesJSONTests {
         #expect(try object(text)["name"] as? String == name)
     }
 
+    /// Issue 29: invisible characters of two, three and four bytes too,
+    /// the last as UTF-16 halves, as JSON writes what lies past U+FFFF.
+    @Test func invisibleCharactersOfAnyLengthAreEscaped() throws {
+        let name = "soft\u{AD} mark\u{61C} mongolian\u{180E} filler\u{3164}\u{FFA0} tags\u{E0001}\u{E007F} 🚀 é"
+        let text = lines([StarWarsSpecies(name: name)])
+        #expect(
+            text.contains(
+                #"soft\u00ad mark\u061c mongolian\u180e filler\u3164\uffa0 tags\udb40\udc01\udb40\udc7f 🚀 é"#))
+        #expect(try object(text)["name"] as? String == name)
+    }
+
     @Test func aLargeListIsHandedOverInPieces() {
         let species = (1...5000).map {
             StarWarsSpecies(url: "https://swapi.dev/api/species/\($0)/", name: "Species \($0)")

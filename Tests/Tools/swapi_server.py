@@ -567,6 +567,12 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """Says nothing of a client that hung up (as species does when it
+        gives a request up); anything else is a traceback on stderr."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
     # The default backlog of 5 drops connections when many tests start at
     # once, and a dropped SYN is resent only after a second.
     request_queue_size = 256

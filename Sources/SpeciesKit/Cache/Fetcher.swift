@@ -1,17 +1,4 @@
 import Foundation
-import Synchronization
-
-/// When the oldest of the answers read from the cache was fetched: how old
-/// an answer that stood in for the API is.
-final class CacheAge: Sendable {
-    private let oldestFetched = Mutex<Date?>(nil)
-
-    var oldest: Date? { oldestFetched.withLock { $0 } }
-
-    func fetched(_ date: Date) {
-        oldestFetched.withLock { $0 = min($0 ?? date, date) }
-    }
-}
 
 /// Gets a body that reads as the JSON expected of a URL: from the cache
 /// when an entry may answer, else from the network, keeping the cache up to
@@ -38,15 +25,11 @@ struct Fetcher: Sendable {
     /// What a body may hold, checked before it is decoded.
     var valueLimits = JSONValueCount(maxSize: URLSessionTransport.defaultMaxResponseSize)
     var now: @Sendable () -> Date = Date.init
-    /// Told when each answer from the cache was fetched.
-    var cacheAge: CacheAge?
 
-    /// The same, answering from the cache alone, whatever its age, and
-    /// telling `age` how old each answer is.
-    func cacheOnly(telling age: CacheAge) -> Fetcher {
+    /// The same, answering from the cache alone, whatever its age.
+    func cacheOnly() -> Fetcher {
         var fetcher = self
         fetcher.mode = .offline
-        fetcher.cacheAge = age
         return fetcher
     }
 
@@ -61,7 +44,7 @@ struct Fetcher: Sendable {
             if cached == nil { entry = nil }
         }
         if let entry, let cached, mode == .offline || (mode == .normal && isFresh(entry)) {
-            cacheAge?.fetched(entry.fetched)
+            draft.answered(fromCacheFetched: entry.fetched)
             draft.trace(
                 "GET \(url.redacted): from the cache, no request (fetched \(TimeSpan.describe(now().timeIntervalSince(entry.fetched))) ago)"
             )

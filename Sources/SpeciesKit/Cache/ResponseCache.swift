@@ -74,12 +74,17 @@ package struct ResponseCache: Sendable {
     }
 
     /// `$XDG_CACHE_HOME/species` when that is an absolute path, else
-    /// `$HOME/.cache/species`; nil when neither is set.
+    /// `$HOME/.cache/species` when `HOME` is the absolute path of a folder
+    /// that exists; else none. A relative path is ignored, as the XDG Base
+    /// Directory spec says, and a missing home is never made.
     package static func defaultDirectory(environment: [String: String]) -> URL? {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg).appendingPathComponent("species")
         }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        var isFolder: ObjCBool = false
+        guard let home = environment["HOME"], home.hasPrefix("/"),
+            FileManager.default.fileExists(atPath: home, isDirectory: &isFolder), isFolder.boolValue
+        else { return nil }
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/species")
     }
 

@@ -15,6 +15,8 @@ final class AnswerDraft: Diagnostics {
         var pages: [(url: URL, species: Int)] = []
         /// A species read on its own, as `show` reads one.
         var species: URL?
+        /// When the oldest of what the cache answered was fetched.
+        var oldestFromCache: Date?
     }
 
     private let base: any Diagnostics
@@ -66,6 +68,15 @@ final class AnswerDraft: Diagnostics {
     func handedOver(species url: URL) {
         held.withLock { $0.species = $0.species ?? url }
     }
+
+    /// The cache answered with a response fetched at `date`.
+    func answered(fromCacheFetched date: Date) {
+        held.withLock { $0.oldestFromCache = min($0.oldestFromCache ?? date, date) }
+    }
+
+    /// When the oldest of what the cache answered was fetched: how old an
+    /// answer that stood in for the API is.
+    var oldestFromCache: Date? { held.withLock { $0.oldestFromCache } }
 
     /// The answer is whole: its responses are written to the cache, and its
     /// warnings said.

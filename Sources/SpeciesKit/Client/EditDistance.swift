@@ -31,4 +31,15 @@ package enum EditDistance {
             .prefix(limit)
             .map(\.candidate)
     }
+
+    /// `; did you mean 'A'?`, or `'A' or 'B'`: the one way species suggests;
+    /// nothing without a suggestion.
+    package static func didYouMean(_ suggestions: [String]) -> String {
+        suggestions.isEmpty ? "" : "; did you mean " + SpeciesError.alternatives(suggestions.map { "'\($0)'" }) + "?"
+    }
+
+    /// `didYouMean` of the candidate nearest `word`, if one is near.
+    package static func suggestion(for word: String, among candidates: [String]) -> String {
+        didYouMean(word.isEmpty ? [] : closest(to: word, among: candidates, limit: 1))
+    }
 }

@@ -91,14 +91,7 @@ extension SpeciesClient {
             while let arrival = try await requests.next(in: &group) {
                 done += 1
                 diagnostics.progress("fetching related resources \(done) of \(links.count)…")
-                let index = arrival.number - 1
-                switch try arrival.result.get() {
-                case .found(let resource):
-                    found[index] = resource
-                    names[index] = (resource.name ?? resource.title).map(RelatedResources.Name.named) ?? .unnamed
-                case .missing(let name):
-                    names[index] = name
-                }
+                (found[arrival.number - 1], names[arrival.number - 1]) = try arrival.result.get()
             }
         }
         let hasHomeworld = species.homeworld != nil
@@ -122,18 +115,16 @@ extension SpeciesClient {
     private func resource(_ link: String, in source: any SpeciesSource) async throws -> RelatedFetch {
         guard let reference = ResourceReference(link) else {
             diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI planet, person or film")
-            return .missing(.failed(reason: "not a SWAPI link"))
+            return (nil, .failed(reason: "not a SWAPI link"))
         }
         do {
-            return try await source.resource(reference).map(RelatedFetch.found) ?? .missing(.unavailableOffline)
+            guard let found = try await source.resource(reference) else { return (nil, .unavailableOffline) }
+            return (found, (found.name ?? found.title).map(RelatedResources.Name.named) ?? .unnamed)
         } catch SpeciesError.notFound {
-            return .missing(.notFound)
+            return (nil, .notFound)
         }
     }
 }
 
-/// What a link of `--related` named.
-private enum RelatedFetch: Sendable {
-    case found(RelatedResource)
-    case missing(RelatedResources.Name)
-}
+/// What a link of `--related` leads to, if anything, and its name.
+private typealias RelatedFetch = (found: RelatedResource?, name: RelatedResources.Name)

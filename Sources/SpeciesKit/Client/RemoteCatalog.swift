@@ -27,8 +27,8 @@ struct RemoteCatalog: SpeciesSource {
     private var diagnostics: any Diagnostics { fetcher.draft }
 
     /// The same catalog, answering from the cache alone, whatever its age.
-    func cacheOnly(telling age: CacheAge) -> RemoteCatalog {
-        RemoteCatalog(root: root, fetcher: fetcher.cacheOnly(telling: age), serial: serial, memory: memory)
+    func cacheOnly() -> RemoteCatalog {
+        RemoteCatalog(root: root, fetcher: fetcher.cacheOnly(), serial: serial, memory: memory)
     }
 
     /// The dialect of the API: as its answers showed, in this process or an

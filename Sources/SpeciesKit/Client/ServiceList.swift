@@ -126,17 +126,17 @@ final class ServiceList: Sendable {
         _ order: [APIRoot], _ body: (any SpeciesSource) async throws -> Value
     ) async -> (Result<Value, any Error>, (root: APIRoot, fetched: Date))? {
         for root in order {
-            let age = CacheAge()
             let draft = AnswerDraft(diagnostics, cache: nil)
             let answer = await Result.capturing {
-                try await body(catalog(root, RequestLimits(), draft).cacheOnly(telling: age))
+                try await body(catalog(root, RequestLimits(), draft).cacheOnly())
             }
             if case .failure(let error as SpeciesError) = answer, error.meansUnanswered || error.isNotCached {
                 _ = draft.drop(from: "the cache of \(name(of: root))")
                 continue
             }
+            let fetched = draft.oldestFromCache ?? Date()
             draft.keep()
-            return (answer, (root, age.oldest ?? Date()))
+            return (answer, (root, fetched))
         }
         return nil
     }

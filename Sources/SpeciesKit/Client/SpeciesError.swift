@@ -94,10 +94,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
     private var facts: Facts {
         switch self {
         case .noSuchName(let name, let suggestions):
-            let base = "no species is named '\(Excerpt.of(name))'"
-            return Facts(
-                suggestions.isEmpty
-                    ? base : base + "; did you mean " + Self.alternatives(suggestions.map { "'\($0)'" }) + "?")
+            return Facts("no species is named '\(Excerpt.of(name))'" + EditDistance.didYouMean(suggestions))
         case .ambiguousName(let name, let matches):
             return Facts(
                 "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name"
@@ -145,8 +142,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 + "\(TimeSpan.tenths(secondsLeft)) of the timeout are left"
             // A date past year 9999 would not read as one.
             if retryAfter < 200 * 365 * 86400 {
-                let until = Timestamp(Date().addingTimeInterval(retryAfter)).text.prefix(16)
-                text += "; try again after \(until.replacingOccurrences(of: "T", with: " ")) UTC"
+                text += "; try again after \(Timestamp(Date().addingTimeInterval(retryAfter)).forPeople)"
             }
             return Facts(
                 text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true,
@@ -263,31 +259,17 @@ extension SpeciesError: LocalizedError, CustomStringConvertible {
     public var errorDescription: String? { message() }
 }
 
+/// The reason phrases of RFC 9110 for the statuses SWAPI's services send.
 enum HTTPStatusText {
+    private static let phrases = [
+        200: "OK", 301: "Moved Permanently", 302: "Found", 304: "Not Modified", 307: "Temporary Redirect",
+        308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+        408: "Request Timeout", 410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error",
+        502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+    ]
+    private static let classes = [2: "(a success)", 3: "(a redirect)", 4: "(a client error)", 5: "(a server error)"]
+
     static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: "OK"
-        case 301: "Moved Permanently"
-        case 302: "Found"
-        case 304: "Not Modified"
-        case 307: "Temporary Redirect"
-        case 308: "Permanent Redirect"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 408: "Request Timeout"
-        case 410: "Gone"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        case 200..<300: "(a success)"
-        case 300..<400: "(a redirect)"
-        case 400..<500: "(a client error)"
-        case 500..<600: "(a server error)"
-        default: "(not an HTTP status)"
-        }
+        phrases[status] ?? (status >= 200 && status < 600 ? classes[status / 100] : nil) ?? "(not an HTTP status)"
     }
 }

@@ -152,6 +152,12 @@ package struct Timestamp: Hashable, Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `2026-11-21 08:30:12 UTC`: the one way species shows a time to
+    /// people.
+    package var forPeople: String {
+        text.prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+
     /// Appends the UTF-8 of `text`, without making a String.
     func append(to bytes: inout [UInt8]) {
         let (days, secondOfDay) = Self.floorDivide(seconds, 86_400)

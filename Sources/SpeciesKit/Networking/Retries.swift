@@ -68,18 +68,15 @@ struct Retries: HTTPMiddleware {
 }
 
 /// The `Retry-After` header as RFC 9110 (10.2.3) has it: a whole number of
-/// seconds, in digits only, or an HTTP date. Anything else (`0x10`, `1e19`,
-/// `1.5`) is no answer, and the usual back-off applies. The number is the
-/// server's: it is held to a bound, so that no value, however long, can
-/// trap a conversion.
+/// seconds, in digits only, or an HTTP date, in any of the three forms a
+/// recipient must read (5.6.7): IMF's, RFC 850's and asctime's. Anything
+/// else (`0x10`, `1e19`, `1.5`) is no answer, and the usual back-off
+/// applies. The number is the server's: it is held to a bound, so that no
+/// value, however long, can trap a conversion.
 enum RetryAfter {
-    private static let httpDate: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter
-    }()
+    private static let httpDates = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ]
 
     /// How long the server asks to wait from `now`; nil when unreadable.
     static func seconds(_ value: String, now: Date) -> Double? {
@@ -87,6 +84,17 @@ enum RetryAfter {
         if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             return min(Double(text) ?? TimeSpan.longest, TimeSpan.longest)
         }
-        return httpDate.date(from: text).map { min(max(0, $0.timeIntervalSince(now)), TimeSpan.longest) }
+        // asctime pads a day of one digit with a space: `Nov  6`.
+        let words = text.split(separator: " ").joined(separator: " ")
+        let date = httpDates.lazy.compactMap { format in
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            // RFC 850's two digits name the year within 50 of now.
+            formatter.twoDigitStartDate = now.addingTimeInterval(-50 * 365.25 * 86400)
+            return formatter.date(from: words)
+        }.first
+        return date.map { min(max(0, $0.timeIntervalSince(now)), TimeSpan.longest) }
     }
 }

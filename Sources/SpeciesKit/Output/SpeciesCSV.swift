@@ -5,9 +5,10 @@
 /// (`TerminalText`) is escaped, but for the CR and LF a quoted cell may hold.
 ///
 /// A spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` as a
-/// formula (and some, one that begins with a tab or a CR): such a cell gets
-/// a `'` before it, as OWASP's advice on CSV injection says, unless it is a
-/// number (`-5`, `+1.5`), which stays a number.
+/// formula (and some, one that begins with a tab or a CR, or with spaces
+/// before the sign, or with a fullwidth `＝`, `＋`, `－` or `＠`): such a
+/// cell gets a `'` before it, as OWASP's advice on CSV injection says,
+/// unless it is a number (`-5`, `+1.5`), which stays a number.
 public enum SpeciesCSV {
     /// The header row and a record per species, of `fields`.
     public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
@@ -29,7 +30,8 @@ public enum SpeciesCSV {
     }
 
     private static func runsAsAFormula(_ value: String) -> Bool {
-        guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return false }
+        let signs = "=+-@\t\r＝＋－＠".unicodeScalars
+        guard let first = value.unicodeScalars.first(where: { $0 != " " }), signs.contains(first) else { return false }
         return Double(value) == nil || !value.unicodeScalars.allSatisfy { "+-.0123456789".unicodeScalars.contains($0) }
     }
 }

@@ -261,15 +261,21 @@ struct JSONText {
                 let escaped: (scalar: UInt32, length: Int)? =
                     switch byte {
                     case ..<0x20, UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x7F: (UInt32(byte), 1)
-                    case 0xC2 where index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1]):
-                        (UInt32(utf8[index + 1]), 2)
-                    case 0xE2...0xEF where index + 2 < utf8.count:
-                        // A scalar of three bytes, U+2000 to U+FFFF.
+                    case 0xC2...0xDF where index + 1 < utf8.count:
+                        Self.unsafeScalar(UInt32(byte & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)).map { ($0, 2) }
+                    case 0xE0...0xEF where index + 2 < utf8.count:
                         Self.unsafeScalar(
                             UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
                                 | UInt32(utf8[index + 2] & 0x3F)
                         )
                         .map { ($0, 3) }
+                    case 0xF3 where index + 3 < utf8.count:
+                        // From U+C0000: the tag characters among them.
+                        Self.unsafeScalar(
+                            UInt32(byte & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+                                | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                        )
+                        .map { ($0, 4) }
                     default: nil
                     }
                 guard let escaped else {
@@ -291,6 +297,11 @@ struct JSONText {
     }
 
     private mutating func appendEscape(_ scalar: UInt32) {
+        if scalar > 0xFFFF {
+            // Past U+FFFF, JSON writes its two UTF-16 halves.
+            appendEscape(0xD800 | (scalar - 0x10000) >> 10)
+            return appendEscape(0xDC00 | (scalar - 0x10000) & 0x3FF)
+        }
         bytes.append(UInt8(ascii: "\\"))
         switch scalar {
         case 0x22, 0x5C: bytes.append(UInt8(scalar))

@@ -1,8 +1,9 @@
 /// `--format markdown`: a GitHub table, a header row of field names and a
 /// row per species, columns padded to line up, numbers aligned right. In a
-/// cell, `|` and `\` are escaped, `<`, `>` and `&` are written as HTML's
-/// entities (so no tag of a server's reaches a Markdown renderer), and a
-/// line break is `<br>`; what could fool a terminal is escaped
+/// cell, `|`, `\`, `[`, `]` and the backtick are escaped with `\` (so a
+/// server's text makes no link, image or code), `<`, `>` and `&` are written as
+/// HTML's entities (so no tag of a server's reaches a Markdown renderer),
+/// and a line break is `<br>`; what could fool a terminal is escaped
 /// (`TerminalText`); an absent value is empty.
 public enum SpeciesMarkdown {
     /// The header row, the separator and a row per species, of `fields`.
@@ -24,10 +25,12 @@ public enum SpeciesMarkdown {
         return line(rows[0]) + "| " + separator.joined(separator: " | ") + " |\n" + rows.dropFirst().map(line).joined()
     }
 
+    private static let escapes: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\\": "\\\\", "|": "\\|", "[": "\\[", "]": "\\]", "`": "\\`",
+    ]
+
     private static func cell(_ value: String) -> String {
-        let lines = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "|", with: "\\|")
+        let lines = value.map { escapes[$0] ?? String($0) }.joined()
             .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         return TerminalText.escape(lines.joined(separator: "<br>"))
     }

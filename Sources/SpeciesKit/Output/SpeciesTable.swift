@@ -30,11 +30,11 @@ public enum SpeciesTable {
     }
 
     /// The fields a table of `species` shows within `width`, in their
-    /// order. The name (else the first field) stays, whole; the others are
-    /// left out whole, from the last, until the rest fits. Then the first
-    /// left out comes back cut, when what is left shows a useful part of it
-    /// (text only: a cut number would read as another number). The name is
-    /// cut only when it is all that is left and still too wide.
+    /// order. The name (else the first field) stays, whole, at any width;
+    /// the others are left out whole, from the last, until the rest fits.
+    /// Then the first left out comes back cut, when what is left shows a
+    /// useful part of it (text only: a cut number would read as another
+    /// number).
     public static func columns(_ species: [StarWarsSpecies], fields: [SpeciesField], width: Int?) -> [SpeciesField] {
         Layout(species, fields: fields, width: width).columns.map(\.field)
     }
@@ -56,10 +56,7 @@ public enum SpeciesTable {
                 leftOut = columns.remove(at: last)
             }
             let room = width - Self.total(columns) - 2
-            if Self.total(columns) > width, !columns[0].field.isNumber {
-                columns[0].width = max(1, width)
-            } else if var cut = leftOut, !cut.field.isNumber, room >= max(usefulWidth, DisplayWidth.of(cut.field.title))
-            {
+            if var cut = leftOut, !cut.field.isNumber, room >= max(usefulWidth, DisplayWidth.of(cut.field.title)) {
                 cut.width = room
                 columns.insert(cut, at: columns.firstIndex { $0.place > cut.place } ?? columns.count)
             }
