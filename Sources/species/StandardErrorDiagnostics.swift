@@ -64,7 +64,7 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
         guard !shown, let started else { return }
         let delay = max(0, progressDelay - Date().timeIntervalSince(started))
         Task.detached { [self] in
-            try? await Pause.seconds(delay)
+            try? await Task.sleep(for: .seconds(delay))
             state.withLock { state in
                 guard state.generation == generation, !state.progressShown, let text = state.progress else { return }
                 state.progressShown = true
