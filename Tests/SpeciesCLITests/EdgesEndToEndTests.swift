@@ -129,7 +129,9 @@ struct EdgesEndToEndTests {
         ])
         #expect(result.status == 65 || result.status == 69, "\(result)")
         #expect(result.stdout == "" && result.stderr.split(separator: "\n").count == 1)
-        #expect(result.seconds < 2, "the 1 s deadline holds: \(result.seconds) s")
+        // 1.0 to 1.1 s beside four busy processes; the rest is slack for a
+        // machine that runs the whole suite beside it (2.2 s seen once).
+        #expect(result.seconds < 1 + OneClockTests.slack, "the 1 s deadline holds: \(result.seconds) s")
         #expect(result.peakMemory < 500 << 20, "\(result.peakMemory >> 20) MB")
     }
 
