@@ -37,7 +37,8 @@ extension Invocation {
         }
         // Read for every command, so checked; those that ask no service
         // ignore them (docs/cli.md, "Global options and environment").
-        let settings = try GlobalSettings.options.read(parsed, environment, into: .defaults(environment: environment))
+        let defaults = GlobalSettings.defaults(environment: environment)
+        let settings = try GlobalSettings.options.read(parsed, environment, into: defaults)
         // `show` joins its words; the others take as many as they list.
         if command != Commands.show { try Self.expectArguments(parsed, atMost: command.arguments.count) }
         switch command {
@@ -47,8 +48,8 @@ extension Invocation {
             let query = try Self.query(parsed, roots: settings.client.roots)
             self = .show(try ShowCommand.options.read(parsed, environment, into: ShowCommand(query: query)), settings)
         case Commands.cache:
-            let directory = ResponseCache.defaultDirectory(environment: environment)
-            self = .cache(CacheCommand(try Self.choice(of: parsed), directory: directory))
+            // Its own folder, whatever `--no-cache` says.
+            self = .cache(CacheCommand(try Self.choice(of: parsed), directory: defaults.client.cache.directory))
         case Commands.completions:
             self = .completions(try Self.choice(of: parsed))
         case Commands.completeNames:

@@ -24,7 +24,7 @@ struct RemoteCatalog: SpeciesSource {
     let memory: ServiceMemory
 
     private var draft: AnswerDraft { fetcher.draft }
-    private var diagnostics: any Diagnostics { fetcher.draft }
+    private var diagnostics: any Diagnostics { draft }
 
     /// The same catalog, answering from the cache alone, whatever its age.
     func cacheOnly() -> RemoteCatalog {
