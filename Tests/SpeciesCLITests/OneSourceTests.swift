@@ -237,12 +237,10 @@ struct OneSourceTests {
 
     // MARK: 7. Pages that shift
 
-    /// Species that came twice are printed once, but species that are
-    /// missing leave a listing that is not whole (issue 28): the next
-    /// service answers it, or, alone, nothing is printed.
-    @Test func pagesThatShiftAndLoseSpeciesAreNoAnswer() async throws {
+    /// A species that comes twice leaves a listing that is not whole: the
+    /// next service answers it, or, alone, nothing is printed.
+    @Test func pagesThatShiftAreNoAnswer() async throws {
         let shifting = try await session.root(fault: "shifting"), answering = try await session.root()
-        let cause = "its pages hold 34 of the 37 species it counts; 3 came twice: they changed while they were read"
         let result = try await run([
             "--serial", "--base-url", shifting, "--base-url", answering, "list", "--all-pages", "--format", "tsv",
         ])
@@ -250,12 +248,72 @@ struct OneSourceTests {
         #expect(result.stdout.split(separator: "\n").count == 38)
         #expect(
             result.stderr
-                == "\(Self.name(shifting)) did not answer in full (\(cause), after 4 pages, which are dropped); answered by \(Self.name(answering))\n"
-        )
+                == "\(Self.name(shifting)) did not answer in full (\(shifting)species/?page=2 is not whole: it holds "
+                + "'Sullustan' again: the pages changed while they were read, after 1 page, which is dropped); "
+                + "answered by \(Self.name(answering))\n")
         let alone = try await run(["--serial", "--base-url", shifting, "list", "--all-pages"])
         #expect(alone.status == 65 && alone.stdout == "", "\(alone)")
-        #expect(
-            alone.stderr.hasPrefix("error: \(shifting)species/ is not whole: \(cause); the cache holds no answer from ")
-        )
+        #expect(alone.stderr.hasPrefix("error: \(shifting)species/?page=2 is not whole: it holds "), "\(alone)")
+    }
+
+    // MARK: 8. Whole by one rule, on every path
+
+    /// The installed species, with its own cache: the first service at
+    /// fault, the second healthy; then the first alone.
+    private func installed(_ arguments: [String]) async throws -> ProcessResult {
+        try await SpeciesRunner(cacheHome: cacheHome, build: .installed)(arguments)
+    }
+
+    /// The ids `path` prints as JSON, from the first service that answers
+    /// whole; swapi.dev's shape names it in every URL.
+    private func ids(_ path: [String], first: String, second: String) async throws -> [Int] {
+        let result = try await installed(["--base-url", "\(first) \(second)"] + path + ["--json"])
+        #expect(result.status == 0, "\(path): \(result)")
+        let species = try Self.objects(result.stdout)
+        if !second.contains("dialect=") {
+            #expect(species.allSatisfy { ($0["url"] as? String)?.hasPrefix(second) == true }, "\(path)")
+        }
+        return species.compactMap { $0["id"] as? Int }
+    }
+
+    /// Case 1: pages whose count is missing, null, a string, negative or
+    /// past any number, in swapi.dev's shape and swapi.tech's.
+    @Test(arguments: ["count-missing", "count-null", "count-string", "count-negative", "count-huge"], ["drf", "tech"])
+    func pagesWithoutAUsableCountAreNoAnswer(fault: String, dialect: String) async throws {
+        let first = try await session.root(fault: fault, dialect: dialect)
+        let second = try await session.root(dialect: dialect)
+        #expect(try await ids(["list", "--all-pages"], first: first, second: second) == Array(1...37))
+        #expect(try await ids(["list", "--page", "2"], first: first, second: second) == Array(11...20))
+        #expect(try await ids(["list", "--limit", "22"], first: first, second: second) == Array(1...22))
+        let key = dialect == "tech" ? "total_records" : "count"
+        for path in [["--all-pages"], ["--page", "2"], ["--limit", "22"]] {
+            let alone = try await installed(["--base-url", first, "list"] + path)
+            #expect(alone.status == 65 && alone.stdout == "", "\(path): \(alone)")
+            #expect(alone.stderr.contains(" did not answer with SWAPI JSON: '\(key)' "), "\(alone.stderr)")
+        }
+        let offline = try await installed(["--offline", "-v", "--base-url", first, "list", "--all-pages"])
+        #expect(!offline.stderr.contains("from the cache"), "nothing of the first is kept: \(offline.stderr)")
+    }
+
+    /// Cases 3 and 4: page 2 one species short, still linking on. `--limit`
+    /// and `--page` read it, find it short, and the second service answers;
+    /// alone, nothing is printed, and the page is named.
+    @Test func aShortPageIsNoAnswerForLimitOrPage() async throws {
+        let first = try await session.root(fault: "short-page-2"), second = try await session.root()
+        #expect(try await ids(["list", "--limit", "22"], first: first, second: second) == Array(1...22))
+        #expect(try await ids(["list", "--page", "2"], first: first, second: second) == Array(11...20))
+        let table = try await installed(["--base-url", "\(first) \(second)", "list", "--page", "2"])
+        #expect(table.stderr.hasSuffix("page 2 of 4, 37 species; use --page 3 or --all-pages\n"), "\(table)")
+        for path in [["--limit", "22"], ["--page", "2"], ["--all-pages"]] {
+            let alone = try await installed(["--base-url", first, "list"] + path)
+            #expect(alone.status == 65 && alone.stdout == "", "\(path): \(alone)")
+            #expect(
+                alone.stderr.hasPrefix(
+                    "error: \(first)species/?page=2 is not whole: it holds 9 species, where its place in the listing takes 10"
+                ), "\(alone.stderr)")
+        }
+        let offline = try await installed(["--offline", "-v", "--base-url", first, "list", "--page", "2"])
+        #expect(offline.status == 0 && !offline.stderr.contains("from the cache"), "\(offline)")
+        #expect(offline.stdout.split(separator: "\n").count == 11, "the built-in data's page 2, whole")
     }
 }

@@ -30,12 +30,10 @@ struct DialectTests {
 
     @Test func swapiTechSearchesForTheLongestTermItsMetacharactersEscaped() {
         #expect(
-            Dialect.tech.techSearchURL(root, terms: SearchTerms("dor kel"))?.absoluteString
-                == "http://127.0.0.1:9/api/species?name=dor")
+            Dialect.tech.techSearchURL(root, term: "dor").absoluteString == "http://127.0.0.1:9/api/species?name=dor")
         #expect(
-            Dialect.tech.techSearchURL(root, terms: SearchTerms("a Yoda's.*"))?.absoluteString
+            Dialect.tech.techSearchURL(root, term: "yoda's.*").absoluteString
                 == "http://127.0.0.1:9/api/species?name=yoda%27s%5C.%5C%2A")
-        #expect(Dialect.tech.techSearchURL(root, terms: SearchTerms(" , ")) == nil)
     }
 
     @Test(
@@ -62,7 +60,7 @@ struct DialectTests {
         let expanded = try listing(
             #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":"http://h/api/species?page=2&limit=10","results":[{\#(properties),"uid":"1"}],"apiVersion":"1.0"}"#
         )
-        #expect(expanded.dialect == .tech && expanded.expanded && expanded.count == 37 && expanded.pageCount == 4)
+        #expect(expanded.dialect == .tech && expanded.expanded && expanded.count == 37)
         #expect(
             expanded.species.first?.name == "Human" && expanded.species.first?.averageHeight == 180
                 && expanded.species.first?.id == 1)

@@ -242,9 +242,27 @@ struct SpeciesPageTests {
         #expect(page.issues.map(\.description) == ["results[1] is not a species object; skipped"])
     }
 
-    @Test func countAndPreviousOfTheWrongTypeAreAbsent() throws {
-        let page = try listing(Data(#"{"count":"37","previous":5,"next":null,"results":[]}"#.utf8))
-        #expect(page.count == nil && page.previous == nil && page.species.isEmpty)
+    @Test func aPreviousOfTheWrongTypeIsAbsent() throws {
+        let page = try listing(Data(#"{"count":0,"previous":5,"next":null,"results":[]}"#.utf8))
+        #expect(page.count == 0 && page.previous == nil && page.species.isEmpty)
+    }
+
+    /// A page without a whole count, 0 or more, is no SWAPI listing, in
+    /// swapi.dev's shape and swapi.tech's alike.
+    @Test(arguments: ["", #""count":null,"#, #""count":"25","#, #""count":-1,"#, #""count":1e400,"#, #""count":2.5,"#])
+    func aPageWithoutAWholeCountIsNoListing(count: String) throws {
+        let drf = "{\(count)\"next\":null,\"results\":[]}"
+        let tech =
+            "{\"message\":\"ok\",\(count.replacingOccurrences(of: "count", with: "total_records"))\"results\":[]}"
+        for json in [drf, tech] {
+            let url = URL(string: "https://swapi.dev/api/species/")!
+            let key = json == drf ? "count" : "total_records"
+            let expected: SpeciesError =
+                count.isEmpty
+                ? .invalidResponse(url: url, problem: "'\(key)' is missing")
+                : .invalidResponse(url: url, problem: "'\(key)' is not a whole number from 0 up")
+            #expect(throws: expected) { _ = try ResponseBody.decode(ListingBody.self, from: Data(json.utf8), url: url) }
+        }
     }
 
     @Test(arguments: [#"{"count":1,"next":null}"#, #"{"next":null,"results":{}}"#, #"{"next":7,"results":[]}"#])

@@ -115,12 +115,14 @@ struct SpeciesClientTests {
                 "species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent"))
     }
 
-    @Test func aBadElementIsSkippedWithAWarning() async throws {
+    /// The element is skipped, and the page, one species short of its
+    /// count, is no whole answer; its warning goes with it.
+    @Test func aBadElementLeavesThePageShortOfItsCount() async throws {
         let url = Dialect.drf.listingURL(root)
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data("bad/results-with-a-number.json"))])
-        let page = try await client(transport).page()
-        #expect(page.species.compactMap(\.name) == ["Wookie"])
-        #expect(diagnostics.warnings == ["results[1] is not a species object; skipped"])
+        let error = await speciesError { _ = try await client(transport).page() }
+        #expect(error == .incomplete(url: url, .pageLength(1, expected: 2)))
+        #expect(diagnostics.warnings.isEmpty)
     }
 
     @Test func aPageSaysHowManyPagesThereAre() async throws {
@@ -209,30 +211,31 @@ struct ConcurrentPagesTests {
     }
 
     /// Followed, and the listing it makes is not whole: the pages skipped
-    /// held species that were counted (issue 28).
+    /// held species that were counted; the page that ends too soon is named.
     @Test func aNextLinkThatSkipsPagesIsFollowedToAnAnswerThatIsNotWhole() async throws {
         let api = StubTransport.synthetic(species: 60, nextLinks: [2: "https://swapi.dev/api/species/?page=5"])
         let error = await speciesError { _ = try await names(api) }
         #expect(
             error?.description
-                == "https://swapi.dev/api/species/ is not whole: its pages hold 40 of the 60 species it counts")
+                == "https://swapi.dev/api/species/?page=6 is not whole: it has no 'next' link before the last of the 6 pages its count makes"
+        )
         #expect(api.urls.last == "https://swapi.dev/api/species/?page=6")
     }
 
-    /// Issue 28: where the links stop short of the count, the listing is
-    /// not whole.
+    /// Where the pages stop short of the count, the listing is not whole.
     @Test func aCountTooHighIsNoAnswer() async throws {
         let error = await speciesError { _ = try await names(StubTransport.synthetic(species: 37, count: 55)) }
         #expect(
             error
-                == .incomplete(
-                    url: URL(string: "https://swapi.dev/api/species/")!,
-                    problem: "its pages hold 37 of the 55 species it counts"))
+                == .incomplete(url: URL(string: "https://swapi.dev/api/species/?page=4")!, .pageLength(7, expected: 10))
+        )
     }
 
-    @Test func aCountTooLowIsFollowedPastIt() async throws {
-        let api = StubTransport.synthetic(species: 45, count: 20)
-        #expect(try await names(api) == Self.expected(45))
+    /// Where they go on past it, too.
+    @Test func aCountTooLowIsNoAnswer() async throws {
+        let error = await speciesError { _ = try await names(StubTransport.synthetic(species: 45, count: 20)) }
+        #expect(
+            error == .incomplete(url: URL(string: "https://swapi.dev/api/species/?page=2")!, .nextLink(true, pages: 2)))
     }
 
     /// The pages before it are dropped with it: a listing is whole or none.
@@ -249,11 +252,13 @@ struct ConcurrentPagesTests {
     }
 
     @Test func aCountOfIntMaxNeitherOverflowsNorPlansTooFar() async throws {
+        let refused = SpeciesError.refused(
+            url: URL(string: "https://swapi.dev/api/species/")!, problem: "it counts more species than 500 pages hold")
         let api = StubTransport.synthetic(species: 25, count: Int.max)
-        #expect(await speciesError { _ = try await names(api) }?.kind == .badAnswer, "25 of those counted")
+        #expect(await speciesError { _ = try await names(api) } == refused)
         #expect(api.urls.count < 20, "not the 500 pages the count implies")
-        let page = try await SpeciesClient.stubbed(StubTransport.synthetic(species: 25, count: Int.max)).page()
-        #expect(page.count == Int.max && page.pageCount == Int.max / 10 + 1)
+        let page = SpeciesClient.stubbed(StubTransport.synthetic(species: 25, count: Int.max))
+        #expect(await speciesError { _ = try await page.page() } == refused)
     }
 
     @Test(

@@ -98,7 +98,7 @@ FAULTS = {
     "shifting": "species pages move by one species a request: the Nth request's list is rotated by N - 1",
     "later-pages-tech": "species pages after the first answer in swapi.tech's form",
     "dialect-flip": "answers alternate between swapi.dev's and swapi.tech's forms, request by request",
-    "big-page": "species page 1 holds 2,000 species and no next link",
+    "big-page": "species page 1 holds 2,000 species (page 1's, each with a URL of its own) and no next link",
     "empty-objects": "species page 1 holds 3,000,000 empty objects (6 MB)",
     "dense-page": "species page 1 is one species with 1,092,000 strings of 90 bytes and 1,092,000 of one (100 MiB), the most species accepts",
     "huge-page": "species page 1 holds --huge-page species (100,000: about 70 MB) and no next link",
@@ -125,7 +125,20 @@ FAULTS = {
     "gzip-bombs": "every species page is a gzip body of about 4.5 MB that inflates to 1 GiB",
     "spreadsheet-names": "the first six species of page 1 are named as formulas, a number and HTML (SPREADSHEET_NAMES)",
     "invisible-name": "species 1, alone and on page 1, has a soft hyphen and an Arabic letter mark in its name",
+    "count-missing": "species pages carry no count (swapi.tech's: no total_records)",
+    "count-null": "species pages count null",
+    "count-string": 'species pages count "37", a string',
+    "count-negative": "species pages count -1",
+    "count-huge": "species pages count 1e400",
+    "short-page-2": "species page 2 holds 9 species (not the Ewok), and still links to page 3",
+    "next-back": "species page 2 links back to page 1 as its next",
+    "next-self": "species page 2 links to itself as its next",
+    "ignore-search": "the species list ignores ?search= (swapi.tech's ?name=), as a caching proxy that drops the query would",
 }
+
+# The count each COUNT fault writes into every species page; None leaves it out.
+COUNTS = {"count-missing": None, "count-null": b"null", "count-string": b'"37"', "count-negative": b"-1",
+          "count-huge": b"1e400"}
 
 # Names a spreadsheet would run, or a Markdown renderer show as HTML.
 SPREADSHEET_NAMES = ['=HYPERLINK("http://evil.example/","x")', "+1+1", "@SUM(A1)", "-5", "\tTabbed",
@@ -334,6 +347,9 @@ class Handler(BaseHTTPRequestHandler):
         if dialect == "drf" and rest and not rest.endswith("/"):
             location = f"/{session}api/{rest}/" + (f"?{target.query}" if target.query else "")
             return self.send(301, b"", {"Location": location})
+        query = target.query
+        if fault == "ignore-search":
+            query = urllib.parse.urlencode([(k, v) for k, v in urllib.parse.parse_qsl(query) if k not in ("search", "name")])
         if fault == "shifting" and dialect == "drf":
             status, body = server.dialects.drf(rest, target.query, own_root, rotate=count - 1)
         elif fault == "later-pages-tech" and rest == "species/" and drf_query_key(target.query) != frozenset():
@@ -342,14 +358,14 @@ class Handler(BaseHTTPRequestHandler):
         elif fault == "dialect-flip":
             flipped = "tech" if count % 2 == 0 else "drf"
             if flipped == "tech" and rest.startswith("species/"):
-                query = dict(urllib.parse.parse_qsl(target.query))
-                status, body = server.dialects.tech("species", f"page={query.get('page', '1')}&limit=10&expanded=true", own_root)
+                page = dict(urllib.parse.parse_qsl(target.query)).get("page", "1")
+                status, body = server.dialects.tech("species", f"page={page}&limit=10&expanded=true", own_root)
             else:
                 status, body = server.dialects.drf(rest, target.query, own_root)
         else:
-            status, body = getattr(server.dialects, dialect)(rest, target.query, own_root)
+            status, body = getattr(server.dialects, dialect)(rest, query, own_root)
         if fault:
-            status, body = self.alter(fault, status, body, rest, target.query, own_root)
+            status, body = self.alter(fault, status, body, rest, query, own_root)
         content_type = "application/json" if body[:1] in (b"{", b"[") else "text/html"
         if fault == "drip":
             return self.drip(status, body)
@@ -461,6 +477,23 @@ class Handler(BaseHTTPRequestHandler):
             return status, self.edit(body, next="file:///etc/passwd")
         if fault == "count-mismatch" and first_page:
             return status, self.edit(body, count=38)
+        species_page = status == 200 and rest.rstrip("/") == "species" and body[:1] == b"{" and b'"result":' not in body
+        page_number = dict(urllib.parse.parse_qsl(query)).get("page", "1")
+        if fault in COUNTS and species_page:
+            page = json.loads(body)
+            key = "total_records" if "total_records" in page else "count"
+            if COUNTS[fault] is None:
+                del page[key]
+                return status, json.dumps(page).encode()
+            page[key] = "COUNT"
+            return status, json.dumps(page).encode().replace(b'"COUNT"', COUNTS[fault])
+        if fault == "short-page-2" and species_page and page_number == "2":
+            page = json.loads(body)
+            return status, self.edit(body, results=page["results"][:-1])
+        if fault in ("next-back", "next-self") and species_page and page_number == "2":
+            page = json.loads(body)
+            link = page["previous"] if fault == "next-back" else page["previous"].replace("page=1", "page=2")
+            return status, self.edit(body, next=link)
         changes = {
             "escape-name": {"name": "\x1b[2J\x1b[31mRed\x1b[0m Human\x07", "language": "Galactic\u009b31m Basic"},
             "bidi-name": {"name": "Hu\u202eman\u200b\u2028🚀", "language": "Galactic\u2066 Basic\ufeff ❤️"},
@@ -499,7 +532,9 @@ class Handler(BaseHTTPRequestHandler):
             return status, self.server.dense_page()
         if fault == "big-page" and first_page:
             page = json.loads(body)
-            page.update(count=2000, next=None, results=page["results"] * 200)
+            results = [{**species, "url": f"{own_root}species/{number}/"}
+                       for number, species in enumerate(page["results"] * 200, start=1)]
+            page.update(count=2000, next=None, results=results)
             return status, json.dumps(page).encode()
         return status, body
 

@@ -25,8 +25,7 @@ struct BundledCatalog: Sendable {
     /// listing, as far as species knows it.
     static func pageCount(matching search: String?) -> Int {
         let terms = SearchTerms(search ?? "")
-        let matches = (data?.species ?? []).count { terms.matches($0.name) }
-        return max(1, matches.dividedRoundingUp(by: SpeciesPage.size))
+        return Paging(count: (data?.species ?? []).count { terms.matches($0.name) }, size: SpeciesPage.size).pages
     }
 
     /// Every species whose name matches `search` (all of them without one).

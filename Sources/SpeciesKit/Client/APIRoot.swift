@@ -85,7 +85,7 @@ public struct APIRoot: Sendable, Equatable {
     /// Whether `url` is under this root: on its origin (or the secure one
     /// of it), below its path.
     func contains(_ url: URL) -> Bool {
-        guard let other = Origin(url), origin.admits(other) else { return false }
+        guard origin.follow(url) != nil else { return false }
         return url.path.lowercased().hasPrefix(path.lowercased())
     }
 

@@ -54,10 +54,9 @@ enum Dialect: String, Sendable, CaseIterable {
     }
 
     /// swapi.tech's search: `name` is a regular expression, case ignored.
-    /// The longest term, its metacharacters escaped, narrows the species to
-    /// those the terms are then matched against.
-    func techSearchURL(_ root: APIRoot, terms: SearchTerms) -> URL? {
-        guard let term = terms.terms.max(by: { $0.count < $1.count }) else { return nil }
+    /// A term of a search, its metacharacters escaped, narrows the species
+    /// to those the terms are then matched against.
+    func techSearchURL(_ root: APIRoot, term: String) -> URL {
         let escaped = term.unicodeScalars.map {
             #"\^$.|?*+()[]{}/-"#.unicodeScalars.contains($0) ? "\\\($0)" : String($0)
         }.joined()

@@ -2,14 +2,16 @@
 /// is (docs/swapi-dialects.md): swapi.dev's page (`count`, `next`,
 /// `previous`, `results`), swapi.tech's envelope (`message`,
 /// `total_records`, `total_pages`, `results` or, for a search, `result`),
-/// or swapi.info's array of every species. Decoding is lenient where it can
-/// be: a count or `previous` of the wrong type is absent, and an element of
-/// the results that is not a species object is skipped (`issues`).
+/// or swapi.info's array of every species. A page carries its count as a
+/// whole number, 0 or more, or it is no SWAPI listing; elsewhere decoding is
+/// lenient: a `previous` of the wrong type is absent, and an element of the
+/// results that is not a species object is skipped (`issues`).
 struct ListingBody: Decodable, Sendable {
     var dialect: Dialect
-    var count: Int?
-    /// How many pages swapi.tech says there are.
-    var pageCount: Int?
+    /// Species in the whole listing: the page's count (swapi.dev's `count`,
+    /// swapi.tech's `total_records`), or the length of a listing that comes
+    /// whole in one answer (swapi.info's, swapi.tech's search).
+    var count: Int
     /// The next page's URL as the server wrote it; nil on the last page.
     var next: String?
     var previous: String?
@@ -22,7 +24,6 @@ struct ListingBody: Decodable, Sendable {
     private enum Keys: String, CodingKey {
         case count, next, previous, results, message, result
         case totalRecords = "total_records"
-        case totalPages = "total_pages"
     }
 
     init(from decoder: any Decoder) throws {
@@ -40,7 +41,7 @@ struct ListingBody: Decodable, Sendable {
         previous = try? container.decodeIfPresent(String.self, forKey: .previous)
         guard container.contains(.message) || container.contains(.totalRecords) || container.contains(.result) else {
             dialect = .drf
-            count = try? container.decodeIfPresent(Int.self, forKey: .count)
+            count = try Self.count(container, .count)
             (species, issues) = try SpeciesIssue.decodeElements(of: container.nestedUnkeyedContainer(forKey: .results))
             {
                 (decoded: StarWarsSpecies.Decoded) in decoded
@@ -48,8 +49,6 @@ struct ListingBody: Decodable, Sendable {
             return
         }
         dialect = .tech
-        count = try? container.decodeIfPresent(Int.self, forKey: .totalRecords)
-        pageCount = try? container.decodeIfPresent(Int.self, forKey: .totalPages)
         var summaries = 0
         let results = try container.nestedUnkeyedContainer(forKey: container.contains(.results) ? .results : .result)
         (species, issues) = try SpeciesIssue.decodeElements(of: results) { (document: TechDocument) in
@@ -60,7 +59,17 @@ struct ListingBody: Decodable, Sendable {
             expanded = false
             issues = []
         }
-        if count == nil, !container.contains(.results) { count = species.count }
+        // A search answers with all its species at once, and no count.
+        count = container.contains(.results) ? try Self.count(container, .totalRecords) : species.count
+    }
+
+    private static func count(_ container: KeyedDecodingContainer<Keys>, _ key: Keys) throws -> Int {
+        guard let count = try? container.decode(Int.self, forKey: key), count >= 0 else {
+            if !container.contains(key) { _ = try container.decode(Int.self, forKey: key) }
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "is not a whole number from 0 up")
+        }
+        return count
     }
 }
 

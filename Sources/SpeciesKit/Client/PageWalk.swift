@@ -1,19 +1,17 @@
 import Foundation
 
-/// Fetches every page of a listing and hands each over in API order.
+/// Reads the pages of a listing, each held to the rule of whole listings
+/// (`WholeListing`), and hands over their species in API order: every page,
+/// or, with a `limit`, the first pages that hold that many.
 ///
 /// The pages come from `pageURL(k)`: as many as `expectedPages` says at
 /// once (at most `concurrency` in flight), and then as many as page 1's
-/// `count` says. Each page is handed over only once the page before links
-/// to it with its `next` and it links back with its `previous`, so the
-/// chain is the server's own. Where a link does not have the form of
-/// `pageURL`, the rest is followed one link at a time, and so is everything
-/// when `concurrency` is 1. A page after the last one is never handed over,
-/// and its answer (a 404, or swapi.tech's repeat of the last page) does not
-/// matter. A species that comes a second time (the pages changed while they
-/// were read) is handed over once. With a `limit`, once page 1 is in, the
-/// walk asks for no more pages than hold that many species, and it ends
-/// once it has handed them over.
+/// count makes. A page is taken only once the page before links to it with
+/// its `next` and it links back with its `previous`, so the chain is the
+/// server's own. Where a link does not have the form of `pageURL`, the rest
+/// is followed one link at a time, and so is everything when `concurrency`
+/// is 1. A page asked for past the last one is never taken, and its answer
+/// (a 404, or swapi.tech's repeat of the last page) does not matter.
 struct PageWalk {
     let root: APIRoot
     let diagnostics: any Diagnostics
@@ -24,40 +22,14 @@ struct PageWalk {
     let concurrency: Int
     /// At most this many species are wanted; nil for all.
     var limit: Int?
+    /// The search the listing answers.
+    let search: String?
     /// Fetches and reads one page.
     let listing: @Sendable (URL) async throws -> ListingBody
 
-    /// The species handed over, how many page 1 counted, and how many came
-    /// a second time.
-    struct Summary {
-        var received = 0
-        var counted: Int?
-        var repeated = 0
-
-        /// Species counted that never came.
-        var missing: Int {
-            max(0, (counted ?? received) - received)
-        }
-        /// Each species handed over: its URL, else its name.
-        private var seen: Set<String> = []
-
-        /// Whether `limit` species have been handed over.
-        func reached(_ limit: Int?) -> Bool {
-            limit.map { received >= $0 } ?? false
-        }
-
-        /// The species of a page not handed over before, counted.
-        mutating func fresh(_ species: [StarWarsSpecies]) -> [StarWarsSpecies] {
-            let fresh = species.filter { item in (item.url ?? item.name).map { seen.insert($0).inserted } ?? true }
-            received += fresh.count
-            repeated += species.count - fresh.count
-            return fresh
-        }
-    }
-
-    /// Hands over each page, with its URL, in API order.
-    func run(_ deliver: (URL, [StarWarsSpecies]) async throws -> Void) async throws -> Summary {
-        var summary = Summary()
+    /// Hands over each page's species, with its URL, in API order.
+    func run(_ deliver: (URL, [StarWarsSpecies]) -> Void) async throws {
+        var whole = WholeListing(search: search)
         var pages = PageRequests(walk: self, wanted: expectedPages)
         if expectedPages <= 1 {
             // One page expected, as an answer from the cache or a search
@@ -65,98 +37,62 @@ struct PageWalk {
             // over without a task group (and the threads that run one).
             diagnostics.progress("fetching page 1…")
             let first = try await listing(pageURL(1))
-            guard first.next != nil else {
-                summary.counted = first.count
-                try await deliver(pageURL(1), summary.fresh(first.species))
-                return summary
-            }
+            guard first.next != nil else { return deliver(pageURL(1), try whole.add(first, number: 1, at: pageURL(1))) }
             pages.hold(first, as: 1)
         }
-        return try await withThrowingTaskGroup(of: CappedRequests<ListingBody>.Arrival.self, returning: Summary.self) {
-            group in
+        try await withThrowingTaskGroup(of: CappedRequests<ListingBody>.Arrival.self) { group in
             defer { group.cancelAll() }
-            var visited: Set<String> = []
             var before: (url: URL, page: ListingBody)?
             for number in 1... {
                 let url = pageURL(number)
                 let wanted = pages.requests.wanted
                 diagnostics.progress(
                     "fetching page \(number)" + (number <= wanted && wanted > 1 ? " of \(wanted)" : "") + "…")
-                let page = try await pages.page(number, in: &group).mapError { Self.blame($0, on: before?.url) }
-                    .get()
+                let page = try await pages.page(number, in: &group).mapError { Self.blame($0, on: before) }.get()
                 if let before, !links(page.previous, from: url, to: number - 1) {
                     // The server's chain is not the pattern's: from the page
                     // before, follow `next` itself.
-                    return try await followLinks(after: before, visited: visited, summary, deliver)
+                    return try await followLinks(after: before, whole, deliver)
                 }
-                if number == 1 {
-                    summary.counted = page.count
-                    pages.requests.want(pagesWanted(after: page))
+                deliver(url, try whole.add(page, number: number, at: url))
+                guard !whole.isDone(limit: limit) else { return }
+                if number == 1, let paging = whole.paging {
+                    pages.requests.want(min(paging.pages, limit?.dividedRoundingUp(by: paging.size) ?? .max))
                 }
-                try await deliver(url, summary.fresh(page.species))
-                visited.insert(url.absoluteString)
-                guard let next = page.next, !summary.reached(limit) else { return summary }
-                guard links(next, from: url, to: number + 1) else {
-                    return try await followLinks(after: (url, page), visited: visited, summary, deliver)
-                }
-                guard number < RemoteCatalog.maxPages else {
-                    throw SpeciesError.refused(
-                        url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
+                guard links(page.next, from: url, to: number + 1) else {
+                    return try await followLinks(after: (url, page), whole, deliver)
                 }
                 pages.requests.want(number + 1)
                 before = (url, page)
             }
-            return summary
         }
     }
 
-    /// One page at a time, each from the `next` link of the page before;
-    /// a link to a page `visited` already is a loop.
+    /// One page at a time after `start`, each from the `next` link of the
+    /// page before; a link to a page read already is a loop.
     private func followLinks(
-        after start: (url: URL, page: ListingBody), visited: Set<String>, _ summary: Summary,
-        _ deliver: (URL, [StarWarsSpecies]) async throws -> Void
-    ) async throws -> Summary {
-        var summary = summary
+        after start: (url: URL, page: ListingBody), _ whole: WholeListing,
+        _ deliver: (URL, [StarWarsSpecies]) -> Void
+    ) async throws {
+        var whole = whole
         var current = start
-        var visited = visited.union([current.url.absoluteString])
-        while let next = current.page.next {
+        // Pages by number where a link has the pattern's form, else by URL.
+        let place = { (url: URL) in
+            ListingLink.page(of: url, inFormOf: pageURL(2)).map(String.init) ?? url.absoluteString
+        }
+        var visited = Set((0..<whole.pagesRead).map { String($0 + 1) } + [place(start.url)])
+        // A page before the last always links on (`WholeListing`).
+        while !whole.isDone(limit: limit), let next = current.page.next {
             let url = try LinkPolicy.resolve(next, of: current.url, root: root)
-            guard visited.insert(url.absoluteString).inserted else {
-                throw SpeciesError.refused(
-                    url: current.url,
-                    problem: "its 'next' link leads back to \(url.redacted), a page already read: a loop")
-            }
-            guard visited.count <= RemoteCatalog.maxPages else {
-                throw SpeciesError.refused(url: url, problem: "more than \(RemoteCatalog.maxPages) pages; stopped here")
+            guard visited.insert(place(url)).inserted else {
+                throw SpeciesError.badLink(url: current.url, link: next, .loops)
             }
             diagnostics.progress("fetching the page after \(current.url.redacted)…")
-            let page: ListingBody
-            do {
-                page = try await listing(url)
-            } catch {
-                throw Self.blame(error, on: current.url)
-            }
-            try await deliver(url, summary.fresh(page.species))
+            let page = try await Result.capturing { try await listing(url) }.mapError { Self.blame($0, on: current) }
+                .get()
+            deliver(url, try whole.add(page, number: whole.pagesRead + 1, at: url))
             current = (url, page)
-            if summary.reached(limit) { break }
         }
-        return summary
-    }
-
-    /// How many pages to ask for, now that page 1 is in: as many as it says
-    /// there are, or as many of its size as hold `limit` species.
-    private func pagesWanted(after first: ListingBody) -> Int {
-        let pages = Self.pageCount(of: first)
-        guard let limit, !first.species.isEmpty else { return pages }
-        return min(pages, limit.dividedRoundingUp(by: first.species.count))
-    }
-
-    /// How many pages page 1 says its listing has: by its `count` and its
-    /// own length; 2 when it has a `next` but no usable count.
-    static func pageCount(of first: ListingBody) -> Int {
-        guard first.next != nil else { return 1 }
-        guard let counted = first.count, counted > 0, !first.species.isEmpty else { return 2 }
-        return min(counted.dividedRoundingUp(by: first.species.count), RemoteCatalog.maxPages)
     }
 
     /// Whether `link`, found on the page at `page`, leads to page `number`
@@ -168,10 +104,11 @@ struct PageWalk {
 
     /// A page that a `next` link leads to and that is not there is the
     /// link's fault.
-    private static func blame(_ error: any Error, on previous: URL?) -> any Error {
-        guard let previous, case SpeciesError.httpStatus(404, let url) = error else { return error }
-        return SpeciesError.invalidResponse(
-            url: previous, problem: "its 'next' link \(url.redacted) answered 404 Not Found")
+    private static func blame(_ error: any Error, on previous: (url: URL, page: ListingBody)?) -> any Error {
+        guard let previous, let link = previous.page.next, case SpeciesError.httpStatus(404, _) = error else {
+            return error
+        }
+        return SpeciesError.badLink(url: previous.url, link: link, .notFound)
     }
 }
 

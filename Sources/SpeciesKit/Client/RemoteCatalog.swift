@@ -7,10 +7,11 @@ import Foundation
 /// draft of the answer (`AnswerDraft`), which also hears what is handed over.
 ///
 /// A service that is not SWAPI gives way (`SpeciesError.meansUnanswered`):
-/// one whose species list answers 404 or is empty, or whose pages do not
-/// hold the species its first page counts. A 404 for one species, page or
-/// resource is SWAPI's answer only once the species list has answered as
-/// SWAPI's does: a service that answers 404 to everything has none of them.
+/// one whose species list answers 404 or is empty, or whose listing is not
+/// whole (`WholeListing`), on any path that reads one. A 404 for one
+/// species, page or resource is SWAPI's answer only once the species list
+/// has answered as SWAPI's does: a service that answers 404 to everything
+/// has none of them.
 struct RemoteCatalog: SpeciesSource {
     /// More pages than this is taken for a server that never ends.
     static let maxPages = 500
@@ -42,14 +43,11 @@ struct RemoteCatalog: SpeciesSource {
     /// of its walk, the dialect is learnt and `DialectMismatch` thrown, so
     /// that the walk starts again in the service's own; a later page in
     /// another dialect is an answer that is not SWAPI's. The page that
-    /// `opens` a listing is never missing, and the one that opens the
-    /// `whole` species list is never empty: SWAPI always has species.
-    func listing(at url: URL, expected: Dialect, first: Bool = true, opens: Bool, whole: Bool = false) async throws
-        -> ListingBody
-    {
+    /// `opens` a listing is never missing.
+    func listing(at url: URL, expected: Dialect, first: Bool = true, opens: Bool) async throws -> ListingBody {
         let listing: ListingBody
         do {
-            listing = try await read(listing: url, expected: expected, first: first, whole: whole)
+            listing = try await read(listing: url, expected: expected, first: first)
         } catch SpeciesError.httpStatus(404, let url) where opens {
             throw SpeciesError.notSWAPI(url: url, problem: "its species list answered HTTP 404 Not Found")
         }
@@ -63,12 +61,9 @@ struct RemoteCatalog: SpeciesSource {
         return listing
     }
 
-    private func read(listing url: URL, expected: Dialect, first: Bool, whole: Bool) async throws -> ListingBody {
+    private func read(listing url: URL, expected: Dialect, first: Bool) async throws -> ListingBody {
         try await fetcher.get(url) { body, url throws(SpeciesError) in
             let listing = try ResponseBody.decode(ListingBody.self, from: body, url: url)
-            if whole, listing.species.isEmpty, listing.dialect == expected, listing.expanded {
-                throw .notSWAPI(url: url, problem: "its species list is empty")
-            }
             if listing.dialect == .tech, expected == .tech, !listing.expanded {
                 throw .invalidResponse(url: url, problem: "its results are names only, though asked with expanded=true")
             }
@@ -83,52 +78,38 @@ struct RemoteCatalog: SpeciesSource {
         }
     }
 
-    /// Page `number`: swapi.dev's own, swapi.tech's (which repeats its last
-    /// page for any later one), or a slice of what the client filtered.
+    /// Page `number`: swapi.dev's or swapi.tech's own, held to what it can
+    /// tell of its listing (`WholeListing.page`), or a slice of what the
+    /// client filtered.
     func page(_ number: Int, search: String?) async throws -> SpeciesPage {
         try await inDialect { dialect in
-            let terms = SearchTerms(search ?? "")
-            switch dialect {
-            case .drf:
-                let url = dialect.listingURL(root, page: number, search: search)
-                let listing: ListingBody
-                do {
-                    listing = try await self.listing(
-                        at: url, expected: .drf, opens: number == 1, whole: number == 1 && search == nil)
-                } catch SpeciesError.httpStatus(404, _) where number > 1 {
-                    let first = try await self.listing(
-                        at: dialect.listingURL(root, page: 1, search: search), expected: .drf, opens: true,
-                        whole: search == nil)
-                    throw SpeciesError.noSuchPage(number, pages: PageWalk.pageCount(of: first), search: search)
-                }
-                draft.handedOver(page: url, species: listing.species.count)
-                let count = listing.count ?? listing.species.count
-                let pages =
-                    listing.next == nil
-                    ? number : max(number.saturatingAdd(1), count.dividedRoundingUp(by: max(1, listing.species.count)))
-                return SpeciesPage(number: number, count: count, pageCount: pages, species: listing.species)
-            case .tech where terms.terms.isEmpty:
-                let url = dialect.listingURL(root, page: number, search: nil)
-                let listing = try await self.listing(at: url, expected: .tech, opens: number == 1, whole: number == 1)
-                let pages = max(1, listing.pageCount ?? number)
-                guard number <= pages else { throw SpeciesError.noSuchPage(number, pages: pages, search: search) }
-                draft.handedOver(page: url, species: listing.species.count)
-                return SpeciesPage(
-                    number: number, count: listing.count ?? listing.species.count, pageCount: pages,
-                    species: listing.species)
-            case .tech, .info:
-                let species = try await everything(in: dialect, matching: terms)
-                return try SpeciesPage(slicing: species, page: number, search: search)
+            if Self.comesWhole(dialect, search) {
+                return try SpeciesPage(
+                    slicing: try await everything(in: dialect, matching: search), page: number, search: search)
             }
+            let url = dialect.listingURL(root, page: number, search: search)
+            let page: SpeciesPage
+            do {
+                let listing = try await self.listing(
+                    at: url, expected: dialect, opens: number == 1)
+                page = try WholeListing.page(listing, number: number, at: url, search: search)
+            } catch SpeciesError.httpStatus(404, _) where number > 1 {
+                // swapi.dev's page past the last: page 1 says how many there are.
+                let first = dialect.listingURL(root, page: 1, search: search)
+                let listing = try await self.listing(at: first, expected: dialect, opens: true)
+                let pages = try WholeListing.page(listing, number: 1, at: first, search: search).pageCount
+                throw SpeciesError.noSuchPage(number, pages: pages, search: search)
+            }
+            draft.handedOver(page: url, species: page.species.count)
+            return page
         }
     }
 
     /// Every page, or, with a `limit`, as few as hold that many species.
     func species(matching search: String?, limit: Int?) async throws -> [StarWarsSpecies] {
         try await inDialect { dialect in
-            let terms = SearchTerms(search ?? "")
-            if dialect == .info || (dialect == .tech && !terms.terms.isEmpty) {
-                return try await everything(in: dialect, matching: terms)
+            if Self.comesWhole(dialect, search) {
+                return try await everything(in: dialect, matching: search)
             }
             let pageURL: @Sendable (Int) -> URL = { [root] in dialect.listingURL(root, page: $0, search: search) }
             let first = pageURL(1)
@@ -144,30 +125,14 @@ struct RemoteCatalog: SpeciesSource {
                             ?? "then the rest that page 1 counts"))
             let walk = PageWalk(
                 root: root, diagnostics: diagnostics, pageURL: pageURL, expectedPages: plan.pages,
-                concurrency: serial ? 1 : Self.concurrency, limit: limit,
+                concurrency: serial ? 1 : Self.concurrency, limit: limit, search: search,
                 listing: { url in
-                    try await listing(
-                        at: url, expected: dialect, first: url == first, opens: url == first,
-                        whole: url == first && search == nil)
+                    try await listing(at: url, expected: dialect, first: url == first, opens: url == first)
                 })
             var species: [StarWarsSpecies] = []
-            let summary = try await walk.run { url, page in
+            try await walk.run { url, page in
                 draft.handedOver(page: url, species: page.count)
                 species += page
-            }
-            if summary.missing > 0, !summary.reached(limit) {
-                let shifted =
-                    summary.repeated == 0
-                    ? "" : "; \(summary.repeated) came twice: they changed while they were read"
-                throw SpeciesError.incomplete(
-                    url: first,
-                    problem: "its pages hold \(summary.received) of the \(summary.counted ?? 0) species it counts"
-                        + shifted)
-            }
-            if summary.repeated > 0 {
-                diagnostics.warning(
-                    "the pages of \(first.redacted) changed while they were read: \(summary.repeated) species came twice, and are printed once"
-                )
             }
             return species
         }
@@ -182,7 +147,8 @@ struct RemoteCatalog: SpeciesSource {
         if let body = fetcher.cache?.read(first)?.body,
             let listing = try? ResponseBody.decode(ListingBody.self, from: body, url: first), listing.dialect == dialect
         {
-            return (PageWalk.pageCount(of: listing), "as many as the cached page 1 counts")
+            let pages = Paging(count: listing.count, size: listing.species.count).pages
+            return (min(pages, Self.maxPages), "as many as the cached page 1 counts")
         }
         return (BundledCatalog.pageCount(matching: search), "as many as the SWAPI data built into species fills")
     }
@@ -210,15 +176,23 @@ struct RemoteCatalog: SpeciesSource {
         }
     }
 
-    /// Every species of swapi.info's one answer, or of swapi.tech's search,
-    /// whose name matches `terms`, in id order.
-    private func everything(in dialect: Dialect, matching terms: SearchTerms) async throws -> [StarWarsSpecies] {
-        let url =
-            dialect == .tech
-            ? dialect.techSearchURL(root, terms: terms) : dialect.listingURL(root, page: 1, search: nil)
-        guard let url else { return [] }
-        let species = try await listing(at: url, expected: dialect, opens: true, whole: dialect == .info).species.filter
-        { terms.matches($0.name) }
+    /// Whether the listing comes in one answer, which the client pages:
+    /// swapi.info's, and swapi.tech's search.
+    private static func comesWhole(_ dialect: Dialect, _ search: String?) -> Bool {
+        dialect == .info || (dialect == .tech && !SearchTerms(search ?? "").terms.isEmpty)
+    }
+
+    /// Every species of swapi.info's one answer, or of swapi.tech's search
+    /// by the longest term of `search` (each of which must match that term),
+    /// whose name matches `search`, in id order.
+    private func everything(in dialect: Dialect, matching search: String?) async throws -> [StarWarsSpecies] {
+        let terms = SearchTerms(search ?? "")
+        let term = dialect == .tech ? terms.terms.max { $0.count < $1.count } : nil
+        let url = term.map { dialect.techSearchURL(root, term: $0) } ?? dialect.listingURL(root, page: 1, search: nil)
+        let listing = try await listing(at: url, expected: dialect, opens: true)
+        // One answer holds the whole listing: one page of all its species.
+        var whole = WholeListing(search: term, pageSize: .max)
+        let species = try whole.add(listing, number: 1, at: url).filter { terms.matches($0.name) }
         draft.handedOver(page: url, species: species.count)
         return species
     }
@@ -273,8 +247,10 @@ struct RemoteCatalog: SpeciesSource {
             return try await body()
         } catch SpeciesError.httpStatus(404, let url) {
             _ = try await inDialect { dialect in
-                try await listing(
-                    at: dialect.listingURL(root, page: 1, search: nil), expected: dialect, opens: true, whole: true)
+                let first = dialect.listingURL(root, page: 1, search: nil)
+                return try WholeListing.page(
+                    try await listing(at: first, expected: dialect, opens: true), number: 1, at: first,
+                    search: nil)
             }
             throw SpeciesError.notFound(what: what, url: url)
         }

@@ -44,6 +44,8 @@ enum ResponseBody {
             return "\(path(context)) is not \(kind(of: type))"
         case .valueNotFound(_, let context) where !context.codingPath.isEmpty:
             return "\(path(context)) is null"
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return "\(path(context)) \(context.debugDescription)"
         case .typeMismatch(let type, _):
             return "the body is not \(kind(of: type))"
         default:

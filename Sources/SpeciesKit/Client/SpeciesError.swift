@@ -33,10 +33,14 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// The answer is not SWAPI JSON. It never comes from the cache, which
     /// holds only bodies that read (`Fetcher`).
     case invalidResponse(url: URL, problem: String)
-    /// A listing's pages do not hold the species its first page counts.
-    case incomplete(url: URL, problem: String)
-    /// The answer breaks a rule of the client: a `next` link off the API's
-    /// origin, a loop, a cap on pages, species or headers.
+    /// A listing that is not whole: the page at `url` breaks the rule of
+    /// whole listings (docs/cli.md, "One answer, one source") as the fault
+    /// says. No answer: the next source is asked.
+    case incomplete(url: URL, ListingFault)
+    /// The page at `url` links on with a `next` link that is not followed,
+    /// for the reason the fault gives. No answer: the next source is asked.
+    case badLink(url: URL, link: String, LinkFault)
+    /// The answer breaks a cap of the client: on pages, species or headers.
     case refused(url: URL, problem: String)
     /// The answer is larger than the client accepts: in bytes, or in the
     /// values its body holds (`JSONValueCount`).
@@ -117,7 +121,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 timedOut
                     ? "\(error.url.redacted) timed out: \(error.detail)"
                     : "could not reach \(error.url.redacted): \(error.detail)",
-                .unavailable, cause: error.detail, unanswered: error.meansUnreachable,
+                .unavailable, cause: error.detail, unanswered: error.kind != .cancelled,
                 setting: timedOut ? .timeout : issuer ? .certificates : nil)
         case .notCached(let url):
             return Facts(
@@ -151,8 +155,12 @@ public enum SpeciesError: Error, Sendable, Equatable {
             return Facts(
                 "\(url.redacted) did not answer with SWAPI JSON: \(problem)", .badAnswer,
                 cause: "its answer is not SWAPI JSON", unanswered: true)
-        case .incomplete(let url, let problem):
-            return Facts("\(url.redacted) is not whole: \(problem)", .badAnswer, cause: problem, unanswered: true)
+        case .incomplete(let url, let fault):
+            return Facts("\(url.redacted) \(fault.sentence)", .badAnswer, unanswered: true)
+        case .badLink(let url, let link, let fault):
+            return Facts(
+                "\(url.redacted): its 'next' link '\(Excerpt.of(link))' \(fault.sentence)", .badAnswer, unanswered: true
+            )
         case .refused(let url, let problem):
             return Facts("\(url.redacted): \(problem)", .badAnswer)
         case .tooLarge(let url, let problem):
@@ -231,6 +239,58 @@ public enum SpeciesError: Error, Sendable, Equatable {
     package static func alternatives(_ words: [String], conjunction: String = "or") -> String {
         guard let last = words.last, words.count > 1 else { return words.joined() }
         return words.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+}
+
+/// How a page breaks the rule of whole listings: what makes
+/// `SpeciesError.incomplete`.
+public enum ListingFault: Sendable, Equatable {
+    /// The page counts this many species, where page 1 counted `from`.
+    case countChanged(Int, from: Int)
+    /// The page holds this many species, where its place in the listing
+    /// makes `expected`.
+    case pageLength(Int, expected: Int)
+    /// The page has a `next` link (true) after the last of the `pages` its
+    /// count makes, or none (false) before it.
+    case nextLink(Bool, pages: Int)
+    /// This species came on an earlier page too.
+    case repeated(String)
+    /// This species, in the answer to `search`, does not match it.
+    case unmatched(String, search: String)
+
+    var sentence: String {
+        switch self {
+        case .countChanged(let count, let first):
+            "is not whole: it counts \(count) species, where page 1 counted \(first)"
+        case .pageLength(let count, let expected):
+            "is not whole: it holds \(count) species, where its place in the listing takes \(expected)"
+        case .nextLink(let present, let pages):
+            "is not whole: it has \(present ? "a 'next' link after the last" : "no 'next' link before the last") of the \(pages) pages its count makes"
+        case .repeated(let name): "is not whole: it holds \(name) again: the pages changed while they were read"
+        case .unmatched(let name, let search):
+            "does not answer the search '\(Excerpt.of(search))': \(name) does not match it"
+        }
+    }
+}
+
+/// Why a `next` link is not followed: what makes `SpeciesError.badLink`.
+public enum LinkFault: Sendable, Equatable {
+    /// It is not an http(s) URL.
+    case notHTTP
+    /// It leads off the origin of the service, as the text names it.
+    case leavesOrigin(String)
+    /// It leads to a page read already.
+    case loops
+    /// It answers 404 Not Found.
+    case notFound
+
+    var sentence: String {
+        switch self {
+        case .notHTTP: "is not an http(s) URL; not followed"
+        case .leavesOrigin(let origin): "leaves \(origin); not followed"
+        case .loops: "leads back to a page already read; not followed"
+        case .notFound: "answered 404 Not Found"
+        }
     }
 }
 

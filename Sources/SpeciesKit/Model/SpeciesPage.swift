@@ -27,11 +27,34 @@ public struct SpeciesPage: Sendable, Equatable {
     /// - Throws: `SpeciesError.noSuchPage` past the last page (an empty list
     ///   has one, empty), saying how many there are.
     init(slicing species: [StarWarsSpecies], page number: Int, search: String?) throws(SpeciesError) {
-        let pages = max(1, species.count.dividedRoundingUp(by: Self.size))
-        guard (1...pages).contains(number) else { throw .noSuchPage(number, pages: pages, search: search) }
+        let paging = Paging(count: species.count, size: Self.size)
+        guard (1...paging.pages).contains(number) else {
+            throw .noSuchPage(number, pages: paging.pages, search: search)
+        }
         let first = (number - 1) * Self.size
         self.init(
-            number: number, count: species.count, pageCount: pages,
-            species: Array(species[first..<min(first + Self.size, species.count)]))
+            number: number, count: species.count, pageCount: paging.pages,
+            species: Array(species[first..<first + paging.length(ofPage: number)]))
+    }
+}
+
+/// How a listing of `count` species falls into pages of `size`: the one
+/// formula of how many pages a listing has, and of what each holds. An
+/// empty listing is one empty page.
+struct Paging: Sendable, Equatable {
+    let count: Int
+    /// Species on every page but the last.
+    let size: Int
+
+    init(count: Int, size: Int) {
+        self.count = max(0, count)
+        self.size = max(1, size)
+    }
+
+    var pages: Int { max(1, count.dividedRoundingUp(by: size)) }
+
+    /// How many species page `number`, from 1 to `pages`, holds.
+    func length(ofPage number: Int) -> Int {
+        number < pages ? size : count - (pages - 1) * size
     }
 }

@@ -166,13 +166,4 @@ public struct TransportError: Error, Sendable, Equatable {
         self.url = url
         self.detail = detail
     }
-
-    /// The SWAPI server could not give an answer: something between here
-    /// and there failed, not a rule of this client.
-    var meansUnreachable: Bool {
-        switch kind {
-        case .connectionRefused, .unknownHost, .timedOut, .connectionLost, .insecureConnection, .throttled, .other: true
-        case .cancelled, .tooLarge, .tooManyHeaders, .redirectRefused: false
-        }
-    }
 }

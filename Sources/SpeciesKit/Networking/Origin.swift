@@ -17,19 +17,29 @@ struct Origin: Hashable, Sendable, CustomStringConvertible {
         self.port = url.port ?? (scheme == "https" ? 443 : 80)
     }
 
-    /// Whether a request may go on from this origin to `other`: the same
-    /// origin, or an `http` origin on the default port to its `https` on
-    /// the default port (the secure upgrade SWAPI's hosts make). Never down.
-    func admits(_ other: Origin) -> Bool {
-        other == self
-            || (scheme == "http" && port == 80 && other.scheme == "https" && other.port == 443 && other.host == host)
+    /// `url`, as a request from this origin may go on to it, by a redirect
+    /// or a link: at this origin; or at this host's other scheme, both on
+    /// their default ports, which SWAPI's hosts serve as one, over `https`
+    /// (an `http` URL is upgraded, as SWAPI has served such links): never
+    /// down to `http`. Nil anywhere else.
+    func follow(_ url: URL) -> URL? {
+        guard let other = Origin(url) else { return nil }
+        guard other != self else { return url }
+        guard other.host == host, other.scheme != scheme, other.hasDefaultPort, hasDefaultPort else { return nil }
+        guard other.scheme == "http", var upgraded = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url
+        }
+        upgraded.scheme = "https"
+        upgraded.port = nil
+        return upgraded.url
     }
+
+    private var hasDefaultPort: Bool { port == (scheme == "https" ? 443 : 80) }
 
     /// `swapi.dev`, `127.0.0.1:8000`: the host, and the port unless it is
     /// the scheme's own.
     var authority: String {
-        let defaultPort = scheme == "https" ? 443 : 80
-        return (host.contains(":") ? "[\(host)]" : host) + (port == defaultPort ? "" : ":\(port)")
+        (host.contains(":") ? "[\(host)]" : host) + (hasDefaultPort ? "" : ":\(port)")
     }
 
     /// `https://swapi.dev`, `http://127.0.0.1:8000`.

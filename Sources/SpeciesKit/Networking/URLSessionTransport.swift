@@ -8,7 +8,7 @@ import Synchronization
 /// callbacks reach one session-level delegate (on Linux only a session
 /// delegate sees a task's redirects and bytes). A body is stopped at
 /// `maxResponseSize` as it arrives. Redirects are followed here, not by
-/// URLSession: within the origin of the request (`Origin.admits`), at most
+/// URLSession: within the origin of the request (`Origin.follow`), at most
 /// `maxRedirects`, each Location read against the URL that sent it; one
 /// anywhere else is refused without being requested, and one without a
 /// Location comes back as it is. A request's `limits` are watched from its
@@ -70,12 +70,12 @@ public final class URLSessionTransport: HTTPTransport {
             guard Self.redirects.contains(response.status), let location = response.header("Location"),
                 let target = URL(string: location, relativeTo: hop.url)?.absoluteURL
             else { return response }
-            guard let from = Origin(request.url), let to = Origin(target), from.admits(to) else {
+            guard let followed = Origin(request.url)?.follow(target) else {
                 throw TransportError(
                     .redirectRefused(location: target.redacted), url: request.url,
                     detail: "it redirects to another origin (\(target.redacted)); not followed")
             }
-            hop.url = target
+            hop.url = followed
         }
         throw TransportError(
             .redirectRefused(location: hop.url.redacted), url: request.url,
