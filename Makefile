@@ -76,12 +76,14 @@ build:
 # (Tests/TestSupport/SpeciesRunner.swift): it is installed here, once,
 # before the tests, into .build/test-install. Every suite is Swift
 # Testing's, so XCTest, which would report "Executed 0 tests", is left out.
+# The debug build the tests make is the one `make run` runs: it knows its
+# commit and date (SPECIES_MAKE tells a test so).
 TEST_INSTALL = $(MAKE) --no-print-directory install PREFIX="$(abspath .build/test-install)" \
   SCRATCH="$(abspath .build/test-release)" HINTS=no >/dev/null
 test:
 	@echo "make install into .build/test-install, for the end-to-end tests of the installed build"
 	@$(TEST_INSTALL)
-	$(SWIFT) test --disable-xctest
+	SPECIES_MAKE=1 $(SWIFT) test --disable-xctest $(BUILD_INFO)
 
 # The build's progress goes to stderr, so that `make -s run ARGS="... --json"
 # | jq` sees only species' output.

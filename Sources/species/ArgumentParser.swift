@@ -59,11 +59,15 @@ struct ArgumentParser {
                 }
                 guard let command = subcommands.first(where: { $0.name == word }) else {
                     let names = subcommands.filter { !$0.hidden }.map(\.name)
+                    let isSpecies = SpeciesClient.builtInNames.contains { $0.lowercased() == word.lowercased() }
                     mistake =
                         mistake
                         ?? .usage(
                             "unknown subcommand '\(Excerpt.of(word))'"
-                                + EditDistance.suggestion(for: word, among: names), of: root)
+                                + (isSpecies
+                                    ? "; did you mean '\(root.path) show \(Excerpt.of(word))'?"
+                                    : EditDistance.suggestion(for: word, among: names)),
+                            of: root)
                     continue
                 }
                 parsed.command = command

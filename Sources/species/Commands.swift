@@ -7,11 +7,16 @@ import SpeciesKit
 /// (`GlobalSettings.options`).
 enum Options {
     static let help = OptionDefinition(["-h", "--help"], summary: "Show help information")
-    static let version = OptionDefinition(["--version"], summary: "Show the version")
+    static let version = OptionDefinition(["-V", "--version"], summary: "Show the version")
 
     /// The global options, as the root's help explains them: every command
     /// takes them before its name; `list` and `show` take them after it too.
     static let global = GlobalSettings.options.map(\.definition) + [version]
+
+    /// The options people use most, which the root's help lists first.
+    static let everyday =
+        [GlobalSettings.baseURL, GlobalSettings.offline, GlobalSettings.timeout, GlobalSettings.color].map(\.definition)
+        + [GlobalSettings.quiet, GlobalSettings.verbose].map(\.definition) + [version, help]
 
     /// The global options that a command which asks no service takes after
     /// its name too; the others mean nothing to it there, and are refused.
@@ -50,6 +55,7 @@ enum Commands {
         ],
         options: ShowCommand.options.map(\.definition) + [Options.help],
         globalOptions: Options.global,
+        exclusive: ShowCommand.exclusive,
         examples: [
             Example(command: "species show wookie", description: "The Wookie's description."),
             Example(

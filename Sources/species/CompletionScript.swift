@@ -234,12 +234,12 @@ enum CompletionScript {
         var script = """
             # fish completion for species: save as ~/.config/fish/completions/species.fish,
             # or species completions fish | source
-            # Each field, and each with a comma after it: the two candidates
-            # keep fish from ending the list with a space.
+            # Each field once, with a comma after it: fish adds no space after
+            # a comma, so the list goes on; species reads a final comma as its end.
             function __species_fields
                 set -l head (string replace -r '[^,]*$' '' -- (commandline -ct))
                 for field in \(Commands.list.options.first(where: \.takesList).flatMap(values)?.joined(separator: " ") ?? "")
-                    printf '%s\\t%s\\n' $head$field field $head$field, field
+                    printf '%s\\t%s\\n' $head$field, field
                 end
             end
             # The values of an option, each described by the first argument.

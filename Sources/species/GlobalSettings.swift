@@ -27,7 +27,7 @@ struct GlobalSettings: Equatable {
         \.client.roots, combine: +
     ) { text throws(CommandError) in
         var roots: [APIRoot] = []
-        for word in text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) {
+        for word in text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init) {
             guard let root = APIRoot(word) else {
                 throw .expected(APIRoot.problem(with: word) ?? "an API root", instead: word)
             }
@@ -50,7 +50,7 @@ struct GlobalSettings: Equatable {
                 + "of the network ends within it, then the cache or the built-in data answers; fractions allowed"),
         \.client.timeout
     ) { text throws(CommandError) in
-        try Read.seconds(text, in: 0.001...86400, expected: "a number of seconds from 0.001 to 86400")
+        try Read.seconds(text, in: 0.001...86400, expected: "a decimal number of seconds from 0.001 to 86400")
     }
     static let retries = Option<Self>.option(
         OptionDefinition(
@@ -77,7 +77,8 @@ struct GlobalSettings: Equatable {
             shownDefault: String(Int(CachePolicy.defaultMaxAge)),
             summary: "How long a cached response is used without asking the server"), \.client.cache.maxAge
     ) { text throws(CommandError) in
-        try Read.seconds(text, in: 0...Double.greatestFiniteMagnitude, expected: "a number of seconds from 0 up")
+        try Read.seconds(
+            text, in: 0...Double.greatestFiniteMagnitude, expected: "a decimal number of seconds from 0 up")
     }
     static let refresh = Option<Self>.flag(
         OptionDefinition(["--refresh"], summary: "Revalidate cached responses with the server now"),

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Help text in swift-argument-parser's layout: OVERVIEW, USAGE, ARGUMENTS,
-/// OPTIONS, GLOBAL OPTIONS and SUBCOMMANDS, labels in a margin, wrapped to
-/// `width`; then EXAMPLES. A subcommand's help names the global options in
-/// one short block; the root's explains each.
+/// OPTIONS and GLOBAL OPTIONS, labels in a margin, wrapped to `width`; then
+/// EXAMPLES. A subcommand's help names the global options in one short
+/// block; the root's lists its SUBCOMMANDS first, then explains the options
+/// people use most, then MORE OPTIONS.
 struct HelpFormatter {
     /// Help wraps at the terminal's width, or `COLUMNS`, within these:
     /// narrower, labels and text would not fit side by side; wider, lines
@@ -27,8 +28,8 @@ struct HelpFormatter {
         if !command.arguments.isEmpty {
             sections.append("ARGUMENTS:\n" + rows(command.arguments.map { ($0.label, $0.help) }))
         }
-        sections.append("OPTIONS:\n" + rows(command.options.map { ($0.label, $0.help) }))
         if subcommands.isEmpty {
+            sections.append("OPTIONS:\n" + rows(command.options.map { ($0.label, $0.help) }))
             let names = command.globalOptions.map { $0.names.joined(separator: "/") }.joined(separator: ", ")
             let root = command.path.split(separator: " ").first.map(String.init) ?? command.path
             sections.append(
@@ -43,6 +44,9 @@ struct HelpFormatter {
                         "  " + $0
                     }
                     .joined(separator: "\n"))
+            let more = command.options.filter { !Options.everyday.contains($0) }
+            sections.append("OPTIONS:\n" + rows(Options.everyday.map { ($0.label, $0.help) }))
+            sections.append("MORE OPTIONS:\n" + rows(more.map { ($0.label, $0.help) }))
         }
         if !command.examples.isEmpty {
             sections.append(

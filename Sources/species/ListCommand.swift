@@ -7,8 +7,8 @@ enum OutputFormat: String, CaseIterable, Sendable {
 
 /// `species list`: one page of species, every page, or the first `limit`,
 /// as a table, TSV, CSV, Markdown or JSON. A search that matches nothing
-/// prints nothing, whatever the format, and ends with exit status 1, as
-/// grep does.
+/// prints nothing (`--json`: `[]`), and ends with exit status 1, as grep
+/// does.
 struct ListCommand: Sendable, Equatable {
     var page = 1
     var allPages = false
@@ -37,9 +37,9 @@ struct ListCommand: Sendable, Equatable {
     /// Prints one page, and on stderr where it stands among the others.
     private func onePage(_ context: CommandContext) async throws {
         context.diagnostics.progress("fetching page \(page)…")
-        let result = try await context.client.page(page, search: search)
+        let result = try await context.client.page(page, search: search).value
         context.diagnostics.progressEnded()
-        try checkFound(result.species.count)
+        try checkFound(result.species.count, context)
         write(result.species, context)
         // At a terminal the hint belongs below the table; after a failed
         // write, the one line on stderr is the error.
@@ -56,16 +56,18 @@ struct ListCommand: Sendable, Equatable {
     /// source, whatever the format (docs/cli.md, "One answer, one source"),
     /// so a failure leaves stdout empty.
     private func everyPage(_ context: CommandContext) async throws {
-        let species = try await context.client.allSpecies(search: search, limit: reorders ? nil : limit)
+        let species = try await context.client.allSpecies(search: search, limit: reorders ? nil : limit).value
         context.diagnostics.progressEnded()
-        try checkFound(species.count)
+        try checkFound(species.count, context)
         write(species, context)
     }
 
-    private func checkFound(_ count: Int) throws {
-        if count == 0, let search {
-            throw SpeciesError.noResults(search: search)
-        }
+    /// A search that found nothing fails, as grep does; JSON still says
+    /// so as an empty array, which `jq length` reads as 0.
+    private func checkFound(_ count: Int, _ context: CommandContext) throws {
+        guard count == 0, let search else { return }
+        if format == .json { write([], context) }
+        throw SpeciesError.noResults(search: search)
     }
 
     private var reorders: Bool { order != nil || reversed }
@@ -106,7 +108,8 @@ extension ListCommand {
             summary: "Print page <n>; SWAPI pages hold \(SpeciesPage.size) species"), \.page
     ) { text throws(CommandError) in try Read.wholeNumber(text, in: 1...Int.max, expected: "a whole number from 1 up") }
     static let allPages = Option<Self>.flag(
-        OptionDefinition(["--all-pages"], summary: "Follow the API's next links and print every species"), \.allPages,
+        OptionDefinition(["-a", "--all-pages"], summary: "Follow the API's next links and print every species"),
+        \.allPages,
         true)
     static let search = Option<Self>.option(
         OptionDefinition(
@@ -119,7 +122,7 @@ extension ListCommand {
     }
     static let format = Option<Self>.option(
         OptionDefinition(
-            ["--format"], value: "format", choices: OutputFormat.allCases.map(\.rawValue),
+            ["-o", "--format"], value: "format", choices: OutputFormat.allCases.map(\.rawValue),
             shownDefault: OutputFormat.table.rawValue,
             summary:
                 "\(SpeciesError.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values, CSV (RFC 4180), a Markdown table, one JSON array, or one JSON object a line"
@@ -148,7 +151,10 @@ extension ListCommand {
     ) { text throws(CommandError) -> [SpeciesField]? in
         var fields: [SpeciesField] = []
         let names = SpeciesField.allCases.map(\.name)
-        for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+        // A comma may end the list, as fish's completion leaves it.
+        for word in (text.hasSuffix(",") ? text.dropLast() : Substring(text)).split(
+            separator: ",", omittingEmptySubsequences: false)
+        {
             let word = word.trimmingCharacters(in: .whitespaces)
             guard let field = SpeciesField(named: word) else {
                 throw .expected("fields among " + SpeciesError.alternatives(names), instead: word, nearest: names)
@@ -160,7 +166,7 @@ extension ListCommand {
     }
     static let limit = Option<Self>.option(
         OptionDefinition(
-            ["--limit"], value: "n",
+            ["-n", "--limit"], value: "n",
             summary:
                 "Print at most <n> species from the first on, after the search and the sort (not with --page); without a sort, fetch only the pages they fill"
         ), \.limit

@@ -8,7 +8,7 @@ struct NamesCommand: Sendable, Equatable {
     func run(_ context: CommandContext) async throws {
         var seen: Set<String> = []
         var text = ""
-        for species in try await context.client.allSpecies() {
+        for species in try await context.client.allSpecies().value {
             // A name with a control character would break the line-based
             // protocol and the shell's quoting.
             guard let name = species.name, !name.isEmpty, TerminalText.escape(name) == name, seen.insert(name).inserted

@@ -22,12 +22,14 @@ struct Option<Command>: Sendable {
     ) -> Option {
         Option(definition: definition) { parsed, environment, command throws(CommandError) in
             var texts = parsed.values(definition).map { (text: $0, source: "'\(definition.synopsis)'") }
+            var usage: CommandDefinition? = parsed.command
             if texts.isEmpty, let variable = definition.environment, let text = environment[variable], !text.isEmpty {
                 texts = [(text, variable)]
+                usage = nil
             }
             var value: Value?
             for (text, source) in texts {
-                let read = try Self.read(text, for: source, in: parsed.command, by: read)
+                let read = try Self.read(text, for: source, usage: usage, by: read)
                 value = value.map { combine?($0, read) ?? read } ?? read
             }
             if let value { command[keyPath: path] = value }
@@ -43,7 +45,7 @@ struct Option<Command>: Sendable {
         Option(definition: definition) { parsed, environment, command throws(CommandError) in
             var on = parsed.has(definition)
             if !on, let variable = definition.environment, let text = environment[variable] {
-                on = try Self.read(text, for: variable, in: parsed.command) { text throws(CommandError) in
+                on = try Self.read(text, for: variable, usage: nil) { text throws(CommandError) in
                     switch text.lowercased() {
                     case "1", "true", "yes": return true
                     case "", "0", "false", "no": return false
@@ -55,16 +57,18 @@ struct Option<Command>: Sendable {
         }
     }
 
-    /// `text` read as a value, or the usage error that says why not.
+    /// `text` read as a value, or the usage error that says why not; the
+    /// command's usage follows it when the value is the command line's (an
+    /// environment variable's has nothing to do with the line).
     private static func read<Value>(
-        _ text: String, for source: String, in command: CommandDefinition,
-        by read: (String) throws(CommandError) -> Value
+        _ text: String, for source: String, usage: CommandDefinition?, by read: (String) throws(CommandError) -> Value
     ) throws(CommandError) -> Value {
         do {
             return try read(text)
         } catch {
-            throw .usage(
-                "invalid value '\(Excerpt.of(error.value ?? text))' for \(source): \(error.message)", of: command)
+            throw CommandError(
+                "invalid value '\(Excerpt.of(error.value ?? text))' for \(source): \(error.message)", .usage,
+                usage: usage)
         }
     }
 
@@ -106,10 +110,16 @@ enum Read {
         throw .expected(expected, instead: text)
     }
 
-    /// `text` as a number of seconds within `range`.
+    /// `text` as a number of seconds within `range`: decimal digits, with
+    /// one point at most (no `0x10`, `1e3`, `inf` or `1_000`).
     static func seconds(_ text: String, in range: ClosedRange<Double>, expected: String) throws(CommandError) -> Double
     {
-        guard let seconds = Double(text), range.contains(seconds) else { throw .expected(expected, instead: text) }
+        let decimal =
+            text.contains(where: \.isNumber) && text.count { $0 == "." } <= 1
+            && text.allSatisfy { ("0"..."9").contains($0) || $0 == "." }
+        guard decimal, let seconds = Double(text), range.contains(seconds) else {
+            throw .expected(expected, instead: text)
+        }
         return seconds
     }
 }

@@ -1,10 +1,15 @@
 import SpeciesKit
 
+/// `show --format`.
+enum ShowFormat: String, CaseIterable, Sendable {
+    case text, json, jsonl
+}
+
 /// `species show`: one species' detail text, or its JSON; with `related`,
 /// the names of its planet, people and films too.
 struct ShowCommand: Sendable, Equatable {
     var query: SpeciesQuery
-    var json = false
+    var format = ShowFormat.text
     var related = false
     /// Colour the JSON, as `jq -C` would.
     var color = false
@@ -13,24 +18,39 @@ struct ShowCommand: Sendable, Equatable {
         context.diagnostics.progress("looking up \(query.description)…")
         let (species, resources) =
             related
-            ? try await context.client.speciesAndRelated(query) : (try await context.client.species(query), nil)
+            ? try await context.client.speciesAndRelated(query).value
+            : (try await context.client.species(query).value, nil)
         context.diagnostics.progressEnded()
-        if json {
-            context.output.write(SpeciesJSON.object(species, related: resources, colored: color))
-        } else {
+        switch format {
+        case .text:
             context.output.write(
                 DetailRenderer.render(species) + (resources.map { "\n" + DetailRenderer.render($0) } ?? ""))
+        case .json, .jsonl:
+            context.output.write(
+                SpeciesJSON.object(species, related: resources, pretty: format == .json, colored: color))
         }
     }
 }
 
 extension ShowCommand {
+    static let format = Option<Self>.option(
+        OptionDefinition(
+            ["-o", "--format"], value: "format", choices: ShowFormat.allCases.map(\.rawValue),
+            shownDefault: ShowFormat.text.rawValue,
+            summary: "text, json or jsonl: the description, one JSON object as jq . prints it, or one compact line"),
+        \.format, read: Read.choice)
+    static let json = Option<Self>.flag(
+        OptionDefinition(["--json"], summary: "The same as --format json: one JSON object"), \.format, .json)
+
     /// The options of `species show` (docs/cli.md), each read into its property.
     static let options = [
-        Option<Self>.flag(OptionDefinition(["--json"], summary: "Print one JSON object"), \.json, true),
+        format, json,
         Option<Self>.flag(
             OptionDefinition(
                 ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)"),
             \.related, true),
     ]
+
+    /// Of these, at most one may be given.
+    static let exclusive = [[format.definition, json.definition]]
 }

@@ -83,7 +83,7 @@ struct CommandTests {
             #expect(error == .noResults(search: "zzz"))
             #expect(error.map { CommandError($0).status } == .nothingMatched)
         }
-        #expect(output.text == "")
+        #expect(output.text == (format == .json ? "[]\n[]\n" : ""), "JSON is an empty array, for jq")
     }
 
     @Test func aPageThatDoesNotExistIsExitOne() async throws {
@@ -100,7 +100,7 @@ struct CommandTests {
         #expect(output.text == (try Fixtures.text("golden/show/3.txt")))
 
         let json = CapturedOutput()
-        try await ShowCommand(query: .id(3), json: true).run(
+        try await ShowCommand(query: .id(3), format: .json).run(
             .stubbed(try StubTransport.recordedSWAPI(), output: json, diagnostics: diagnostics))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
         #expect(object["name"] as? String == "Wookie")

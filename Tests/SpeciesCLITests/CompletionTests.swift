@@ -120,7 +120,7 @@ struct CompletionTests {
         }
         #expect(
             sections == [
-                ["Wookie"], ["height", "lifespan", "name"], ["name,classification", "name,classification,"], ["cache"],
+                ["Wookie"], ["height", "lifespan", "name"], ["name,classification,"], ["cache"],
                 ["--reverse"],
                 ["csv", "json", "jsonl", "markdown", "table", "tsv"], [], ["--timeout"],
             ])

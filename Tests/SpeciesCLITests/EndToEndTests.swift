@@ -252,7 +252,7 @@ struct EndToEndTests {
         #expect(help.stdout == flag.stdout)
         #expect(help.stdout.hasPrefix("OVERVIEW: Print one page of species"))
         let version = try await SpeciesRunner()(["--version"])
-        #expect(version.stdout == "species \(SpeciesRelease.version)\n", "swift build knows no commit")
+        #expect(version.stdout.hasPrefix("species \(SpeciesRelease.version)"))
         let bare = try await SpeciesRunner()([])
         #expect(bare.status == 0 && bare.stderr == "")
         #expect(bare.stdout == (try await SpeciesRunner()(["--help"])).stdout)

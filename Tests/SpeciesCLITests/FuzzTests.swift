@@ -39,7 +39,7 @@ struct FuzzTests {
                 try StubTransport.recordedSWAPI(overrides: overrides), output: output, diagnostics: diagnostics)
             let command =
                 showing
-                ? ShowCommand(query: .id(3), json: number % 2 == 0).run
+                ? ShowCommand(query: .id(3), format: number % 2 == 0 ? .json : .text).run
                 : ListCommand(allPages: true, format: Self.formats[number % Self.formats.count]).run
             let status = await species.ExitStatus.run(
                 { try await command(context) }, output: output, diagnostics: diagnostics)
@@ -92,7 +92,9 @@ struct FuzzTests {
             let format: OutputFormat =
                 showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % Self.formats.count]
             let command =
-                showing ? ShowCommand(query: .id(3), json: format == .json).run : ListCommand(format: format).run
+                showing
+                ? ShowCommand(query: .id(3), format: format == .json ? .json : .text).run
+                : ListCommand(format: format).run
             let status = await species.ExitStatus.run(
                 { try await command(context) }, output: output, diagnostics: diagnostics)
             statuses[status, default: 0] += 1

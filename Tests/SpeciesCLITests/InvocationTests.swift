@@ -149,7 +149,7 @@ struct InvocationTests {
     @Test func showRelated() throws {
         #expect(
             try parse(["show", "kel", "dor", "--related", "--json"])
-                == .show(ShowCommand(query: .name("kel dor"), json: true, related: true), GlobalSettings()))
+                == .show(ShowCommand(query: .name("kel dor"), format: .json, related: true), GlobalSettings()))
     }
 
     @Test func colourAndQuiet() throws {
@@ -221,7 +221,7 @@ struct InvocationTests {
         #expect(try parse(["show", "kel", "dor"]) == .show(ShowCommand(query: .name("kel dor")), GlobalSettings()))
         #expect(
             try parse(["show", "Yoda's species", "--json"])
-                == .show(ShowCommand(query: .name("Yoda's species"), json: true), GlobalSettings()))
+                == .show(ShowCommand(query: .name("Yoda's species"), format: .json), GlobalSettings()))
         #expect(try parse(["show", "--", "-5"]) == .show(ShowCommand(query: .name("-5")), GlobalSettings()))
     }
 
@@ -308,7 +308,7 @@ struct InvocationTests {
                 "species list"
             ),
             (
-                ["list", "--fields", "name,"],
+                ["list", "--fields", "name,,height"],
                 "invalid value '' for '--fields <a,b,...>': expected fields among id, name, classification, designation, height, skin_colors, hair_colors, eye_colors, lifespan, homeworld, language, people, films, created, edited or url",
                 "species list"
             ),
@@ -363,13 +363,54 @@ struct InvocationTests {
             (["list", "-q", "-v"], "'--quiet' and '--verbose' cannot be used together", "species list"),
             (
                 ["list", "--timeout", "0"],
-                "invalid value '0' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400",
+                "invalid value '0' for '--timeout <seconds>': expected a decimal number of seconds from 0.001 to 86400",
                 "species list"
             ),
             (
                 ["list", "--timeout", "soon"],
-                "invalid value 'soon' for '--timeout <seconds>': expected a number of seconds from 0.001 to 86400",
+                "invalid value 'soon' for '--timeout <seconds>': expected a decimal number of seconds from 0.001 to 86400",
                 "species list"
+            ),
+            (
+                ["list", "--timeout", "0x10"],
+                "invalid value '0x10' for '--timeout <seconds>': expected a decimal number of seconds from 0.001 to 86400",
+                "species list"
+            ),
+            (
+                ["list", "--timeout", "0x1p-2"],
+                "invalid value '0x1p-2' for '--timeout <seconds>': expected a decimal number of seconds from 0.001 to 86400",
+                "species list"
+            ),
+            (
+                ["list", "--timeout", "1e1"],
+                "invalid value '1e1' for '--timeout <seconds>': expected a decimal number of seconds from 0.001 to 86400",
+                "species list"
+            ),
+            (
+                ["list", "--max-age", "0x1p1000"],
+                "invalid value '0x1p1000' for '--max-age <seconds>': expected a decimal number of seconds from 0 up",
+                "species list"
+            ),
+            (
+                ["list", "--max-age", "1_000"],
+                "invalid value '1_000' for '--max-age <seconds>': expected a decimal number of seconds from 0 up",
+                "species list"
+            ),
+            (
+                ["list", "--base-url", #"http://127.0.0.1:8000\@evil.example/api/"#],
+                #"invalid value 'http://***@evil.example/api/' for '--base-url <url>': expected a URL without a backslash in its host part"#,
+                "species list"
+            ),
+            (
+                ["list", "--base-url", "http://127.0.0.1:8000/api/species/"],
+                "invalid value 'http://127.0.0.1:8000/api/species/' for '--base-url <url>': expected the API root, not its species list: http://127.0.0.1:8000/api/",
+                "species list"
+            ),
+            (["list", "--all"], "unknown option '--all'; did you mean '--all-pages'?", "species list"),
+            (["wookie"], "unknown subcommand 'wookie'; did you mean 'species show wookie'?", "species"),
+            (
+                ["show", "x", "--json", "-o", "jsonl"], "'--format' and '--json' cannot be used together",
+                "species show"
             ),
             (
                 ["list", "--retries", "-1"],
@@ -404,8 +445,33 @@ struct InvocationTests {
                 + "(FoundationNetworking cannot request an IPv6 address literal)")
         let timeout = usageError(["list"], environment: ["SWAPI_TIMEOUT": "-3"])
         #expect(
-            timeout?.message == "invalid value '-3' for SWAPI_TIMEOUT: expected a number of seconds from 0.001 to 86400"
-        )
+            timeout?.message
+                == "invalid value '-3' for SWAPI_TIMEOUT: expected a decimal number of seconds from 0.001 to 86400")
+        for (variable, value) in [("SWAPI_TIMEOUT", "0x10"), ("SWAPI_MAX_AGE", "0x10")] {
+            #expect(
+                usageError(["list"], environment: [variable: value])?.message.hasPrefix("invalid value '0x10'") == true)
+        }
+        // The command line was not wrong: no usage follows.
+        #expect(timeout?.usage == nil && timeout?.rendered.split(separator: "\n").count == 1)
+    }
+
+    @Test func aBaseURLIsTrimmedOfItsNewline() throws {
+        let invocation = try Invocation(
+            arguments: ["--base-url", "http://127.0.0.1:8000/api/\n", "list"], environment: [:])
+        guard case .list(_, let settings) = invocation else {
+            Issue.record("\(invocation)")
+            return
+        }
+        #expect(settings.client.roots.map(\.url.absoluteString) == ["http://127.0.0.1:8000/api/"])
+    }
+
+    @Test func shortFormsOfTheOptionsTypedMost() throws {
+        let line = try Invocation(arguments: ["list", "-a", "-n", "3", "-o", "json"], environment: [:])
+        #expect(line == .list(ListCommand(allPages: true, format: .json, limit: 3), GlobalSettings()))
+        #expect(try Invocation(arguments: ["-V"], environment: [:]) == .version)
+        #expect(
+            try Invocation(arguments: ["show", "wookie", "-o", "json"], environment: [:])
+                == .show(ShowCommand(query: .name("wookie"), format: .json), GlobalSettings()))
     }
 }
 
@@ -424,7 +490,7 @@ struct HelpTests {
         let headings = lines.filter { $0.hasSuffix(":") && $0 == $0.uppercased() && !$0.hasPrefix(" ") }
         let examples: [Substring] = command.hidden ? [] : ["EXAMPLES:"]
         if command == Commands.root {
-            #expect(headings == ["OPTIONS:", "SUBCOMMANDS:"] + examples)
+            #expect(headings == ["SUBCOMMANDS:", "OPTIONS:", "MORE OPTIONS:"] + examples)
             #expect(help.contains("\n  --base-url <url>        The API root"))
             #expect(help.contains("\n  -v, --verbose           "))
             #expect(help.contains("\n  See 'species help <subcommand>' for detailed help.\n"))
@@ -432,13 +498,13 @@ struct HelpTests {
             #expect(headings.suffix(2 + examples.count) == ["OPTIONS:", "GLOBAL OPTIONS:"] + examples)
             if [Commands.list, Commands.show].contains(command) {
                 #expect(help.contains("GLOBAL OPTIONS:\n  --base-url, --no-fallback, --timeout,"))
-                #expect(help.contains(" -v/--verbose, --version; see 'species --help'.\n"))
+                #expect(help.contains(" -v/--verbose, -V/--version; see 'species --help'.\n"))
             } else if command == Commands.completeNames {
                 #expect(help.contains("GLOBAL OPTIONS:\n  --base-url; see 'species --help'.\n"))
             } else {
                 #expect(
                     help.contains(
-                        "GLOBAL OPTIONS:\n  --color, -q/--quiet, -v/--verbose, --version; see 'species --help'.\n"))
+                        "GLOBAL OPTIONS:\n  --color, -q/--quiet, -v/--verbose, -V/--version; see 'species --help'.\n"))
             }
             #expect(!help.contains("The API root"), "the global options are named, not explained")
         }
@@ -470,7 +536,7 @@ struct HelpTests {
                 GLOBAL OPTIONS:
                   --base-url, --no-fallback, --timeout, --retries, --max-response-size,
                   --serial, --max-age, --refresh, --no-cache, --offline, --color, -q/--quiet,
-                  -v/--verbose, --version; see 'species --help'.
+                  -v/--verbose, -V/--version; see 'species --help'.
                 """))
     }
 

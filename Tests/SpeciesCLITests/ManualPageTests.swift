@@ -47,9 +47,9 @@ struct ManualPageTests {
         #expect(!page.contains("__"))
     }
 
-    @Test func everyExitStatusOfTheReadme() throws {
-        let readme = try Fixtures.text("../README.md")
-        let statuses = readme.split(separator: "\n").compactMap { line -> Int? in
+    @Test func everyExitStatusOfTroubleshooting() throws {
+        let page = try Fixtures.text("../docs/troubleshooting.md")
+        let statuses = page.split(separator: "\n").compactMap { line -> Int? in
             guard line.hasPrefix("| ") else { return nil }
             return Int(line.dropFirst(2).prefix { $0 != " " })
         }

@@ -2,36 +2,43 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every `console` block of README.md is real: each `$ command` runs as
-/// the README shows it, with `species` on the PATH and the test server as
-/// SWAPI (standing in for the README's at 127.0.0.1:8000), and prints what
-/// the README shows (stdout and stderr together).
-@Suite("README examples")
+/// Every `console` block of the README and of the user's pages in docs/ is
+/// real: each `$ command` runs as the page shows it, with `species` on the
+/// PATH and the test server standing in for the pages' SWAPI server at
+/// `http://127.0.0.1:8000/` (a `fault=F/` segment of it too), and prints
+/// what the page shows (stdout and stderr together).
+@Suite("Examples of the README and the guides")
 struct ReadmeTests {
     struct Example: Sendable, CustomTestStringConvertible {
+        let page: String
         let command: String
         let output: String
-        var testDescription: String { command }
+        var testDescription: String { "\(page): \(command)" }
     }
 
-    /// The README's example server, which the test server stands in for.
-    static let readmeRoot = "http://127.0.0.1:8000/api/"
+    /// The pages' example server, which a test server of this suite's own
+    /// stands in for: another test's huge page on the shared one would hold
+    /// up a first service past the 3 s it has to begin its answer.
+    static let pagesServer = "127.0.0.1:8000/"
+    static let server = Task { try await FixtureServer.start() }
 
-    static let examples: [Example] = {
-        guard let readme = try? Fixtures.text("../README.md") else { return [] }
+    static let pages = ["README.md", "docs/guide.md", "docs/troubleshooting.md", "docs/contributing.md"]
+
+    static let examples: [Example] = pages.flatMap { page -> [Example] in
+        guard let text = try? Fixtures.text("../" + page) else { return [] }
         var examples: [Example] = []
         var inConsole = false
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```") {
                 inConsole = line == "```console"
             } else if inConsole, line.hasPrefix("$ ") {
-                examples.append(Example(command: String(line.dropFirst(2)), output: ""))
+                examples.append(Example(page: page, command: String(line.dropFirst(2)), output: ""))
             } else if inConsole, let last = examples.popLast() {
-                examples.append(Example(command: last.command, output: last.output + line + "\n"))
+                examples.append(Example(page: page, command: last.command, output: last.output + line + "\n"))
             }
         }
         return examples
-    }()
+    }
 
     static let hasJq = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
 
@@ -39,8 +46,11 @@ struct ReadmeTests {
     static let jqRecipes = examples.filter { $0.command.contains("| jq") }
     static let plainExamples = examples.filter { !$0.command.contains("| jq") }
 
-    @Test func theReadmeHasExamples() {
-        #expect(Self.plainExamples.count >= 10 && Self.jqRecipes.count >= 4)
+    @Test func everyPageHasExamples() {
+        for page in Self.pages where page != "docs/contributing.md" {
+            #expect(Self.examples.contains { $0.page == page }, "\(page)")
+        }
+        #expect(Self.plainExamples.count >= 20 && Self.jqRecipes.count >= 4)
     }
 
     @Test(arguments: plainExamples)
@@ -54,15 +64,16 @@ struct ReadmeTests {
     }
 
     private func check(_ example: Example) async throws {
-        let session = ServerSession()
-        let root = try await session.root()
+        let session = ServerSession(on: Self.server)
+        // `127.0.0.1:PORT/<session>/`, before `api/` or a fault's segment.
+        let server = try await session.root().replacingOccurrences(of: "http://", with: "").dropLast(4)
         let path =
             SpeciesBuild.debugFolder.path + ":"
             + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         // As a user types it: `species` by name, on the PATH.
-        let command = example.command.replacingOccurrences(of: Self.readmeRoot, with: root)
+        let command = example.command.replacingOccurrences(of: Self.pagesServer, with: String(server))
         let result = try await SpeciesRunner(session)(
-            [], environment: ["PATH": path], through: { _ in ["bash", "-c", command + " 2>&1"] })
-        #expect(result.stdout == example.output.replacingOccurrences(of: Self.readmeRoot, with: root))
+            [], environment: ["PATH": path], through: { _ in ["bash", "-c", "{ \(command); } 2>&1"] })
+        #expect(result.stdout == example.output.replacingOccurrences(of: Self.pagesServer, with: String(server)))
     }
 }

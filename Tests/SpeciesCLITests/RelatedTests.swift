@@ -15,7 +15,7 @@ struct RelatedTests {
         _ query: SpeciesQuery, json: Bool = false, transport: any HTTPTransport,
         configure: (inout SpeciesClient.Configuration) -> Void = { _ in }
     ) async throws {
-        try await ShowCommand(query: query, json: json, related: true)
+        try await ShowCommand(query: query, format: json ? .json : .text, related: true)
             .run(.stubbed(transport, output: output, diagnostics: diagnostics, configure: configure))
     }
 
@@ -85,7 +85,7 @@ struct RelatedTests {
         try await show(.id(4), transport: transport)
         #expect(output.text.hasSuffix("\n\nHomeworld: none\nPeople: none\nFilms: none\n"))
         let json = CapturedOutput()
-        try await ShowCommand(query: .id(4), json: true, related: true).run(
+        try await ShowCommand(query: .id(4), format: .json, related: true).run(
             .stubbed(transport, output: json, diagnostics: diagnostics))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
         let related = try #require(object["related"] as? [String: Any])

@@ -159,7 +159,7 @@ struct FallbackTests {
         let species = try await client(
             StubTransport { throw TransportError(kind, url: $0.url, detail: "it broke") }, cache: cache()
         ).allSpecies()
-        #expect(species.count == 37)
+        #expect(species.value.count == 37)
         #expect(
             diagnostics.notes == [
                 "swapi.dev did not answer (it broke): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
@@ -169,7 +169,7 @@ struct FallbackTests {
     @Test(arguments: [503, 429, 500])
     func serverErrorsAfterRetriesFallBack(status: Int) async throws {
         let failing = StubTransport { _ in HTTPResponse(status: status, body: Data("<html>".utf8)) }
-        #expect(try await client(failing, cache: cache()).species(.id(3)).name == "Wookie")
+        #expect(try await client(failing, cache: cache()).species(.id(3)).value.name == "Wookie")
         #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (HTTP \(status) ") == true)
     }
 
@@ -177,7 +177,7 @@ struct FallbackTests {
         let portal = StubTransport { _ in
             HTTPResponse(status: 200, body: Data("<!DOCTYPE html><title>Log in to the WiFi</title>".utf8))
         }
-        #expect(try await client(portal, cache: cache()).page(2).species.first?.name == "Neimodian")
+        #expect(try await client(portal, cache: cache()).page(2).value.species.first?.name == "Neimodian")
         #expect(diagnostics.notes.first?.hasPrefix("swapi.dev did not answer (its answer is not SWAPI JSON)") == true)
     }
 
@@ -213,7 +213,7 @@ struct FallbackTests {
             throw TransportError(.connectionRefused, url: $0.url, detail: "connection refused")
         }
         let species = try await client(down, root: local, cache: stale).allSpecies()
-        #expect(species.count == 37)
+        #expect(species.value.count == 37)
         #expect(diagnostics.notes.count == 1)
         #expect(
             diagnostics.notes.first?.hasPrefix(
@@ -247,7 +247,7 @@ struct FallbackTests {
             if request.url.query == "page=3" { return HTTPResponse(status: 503, body: Data()) }
             return try await recorded.send(request)
         }
-        let names = try await client(failsAtPage3, cache: cache()).allSpecies().compactMap(\.name)
+        let names = try await client(failsAtPage3, cache: cache()).allSpecies().value.compactMap(\.name)
         #expect(names.count == 37 && Set(names).count == 37)
         #expect(names.prefix(3) == ["Human", "Droid", "Wookie"])
         #expect(
@@ -267,7 +267,7 @@ struct FallbackTests {
                 detail: "it redirects to another origin (http://portal.example/login); not followed")
         }
         let species = try await client(portal, root: "http://swapi.dev/api/", cache: cache()).allSpecies()
-        #expect(species.count == 37)
+        #expect(species.value.count == 37)
         #expect(
             diagnostics.notes == [
                 "swapi.dev did not answer (it redirects to another origin (http://portal.example/login); not followed): "
@@ -293,7 +293,7 @@ struct FallbackTests {
                 #"{"message":"ok","total_records":37,"total_pages":4,"previous":null,"next":null,"results":[{"properties":{"name":"Human"},"uid":"1"}]}"#
             return HTTPResponse(status: 200, body: Data(tech.utf8))
         }
-        #expect(try await client(changing, cache: cache()).allSpecies().count == 37)
+        #expect(try await client(changing, cache: cache()).allSpecies().value.count == 37)
         #expect(
             diagnostics.notes.first?.hasPrefix(
                 "swapi.dev did not answer in full (its answer is not SWAPI JSON, after 1 page, which is dropped): answering from the SWAPI data"

@@ -9,7 +9,7 @@ struct LookupTests {
     static let emptyPage = StubTransport.Reply.json(Data(#"{"count":0,"next":null,"previous":null,"results":[]}"#.utf8))
 
     private func find(_ query: String, _ transport: StubTransport) async throws -> StarWarsSpecies {
-        try await SpeciesClient.stubbed(transport).species(SpeciesQuery(query, roots: [.swapi]))
+        try await SpeciesClient.stubbed(transport).species(SpeciesQuery(query, roots: [.swapi])).value
     }
 
     private func failure(_ query: String, _ transport: StubTransport) async -> SpeciesError? {

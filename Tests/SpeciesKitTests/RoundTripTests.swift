@@ -26,7 +26,7 @@ struct RoundTripTests {
     @Test(arguments: [(nil, 4, 37), ("an", 2, 17), ("wook", 1, 1)])
     func coldEveryPageTheBuiltInDataFillsIsAskedAtOnce(search: String?, pages: Int, species: Int) async throws {
         let recorded = try StubTransport.recordedSWAPI(firstRound: pages)
-        #expect(try await client(recorded).allSpecies(search: search).count == species)
+        #expect(try await client(recorded).allSpecies(search: search).value.count == species)
         #expect(!recorded.stalled, "one round trip")
         #expect(recorded.requests.count == pages, "\(recorded.urls)")
     }
@@ -48,7 +48,7 @@ struct RoundTripTests {
         }
         _ = try await client(StubTransport(conditional), cached: true).allSpecies()
         let gate = StubTransport(firstRound: 4, conditional)
-        #expect(try await client(gate, cached: true, maxAge: 0).allSpecies().count == 37)
+        #expect(try await client(gate, cached: true, maxAge: 0).allSpecies().value.count == 37)
         #expect(!gate.stalled)
         #expect(revalidated.all.count == 4, "every page asked with If-None-Match, and 304 each")
     }
@@ -56,18 +56,18 @@ struct RoundTripTests {
     @Test func theCachesCountWinsOverTheBuiltInData() async throws {
         defer { try? FileManager.default.removeItem(at: cacheFolder) }
         let api = StubTransport.synthetic(species: 60)
-        #expect(try await client(api, cached: true).allSpecies().count == 60)
+        #expect(try await client(api, cached: true).allSpecies().value.count == 60)
         #expect(api.requests.count == 6, "4 guessed, then the 2 that page 1's count adds: \(api.urls)")
 
         let gate = StubTransport(firstRound: 6) { try await api.send($0) }
-        #expect(try await client(gate, cached: true, maxAge: 0).allSpecies().count == 60)
+        #expect(try await client(gate, cached: true, maxAge: 0).allSpecies().value.count == 60)
         #expect(!gate.stalled)
         #expect(api.requests.count == 12)
     }
 
     @Test func pagesPastTheEndAreDroppedAndTheir404sAreNoError() async throws {
         let api = StubTransport.synthetic(species: 15)
-        #expect(try await client(api).allSpecies().map(\.name) == (1...15).map { "Species \($0)" })
+        #expect(try await client(api).allSpecies().value.map(\.name) == (1...15).map { "Species \($0)" })
         #expect(
             Set(api.urls) == Set((1...4).map(StubTransport.syntheticURL)),
             "pages 3 and 4 were guessed, and answered 404")
@@ -76,7 +76,7 @@ struct RoundTripTests {
 
     @Test func serialStillWaitsForEachPage() async throws {
         let api = StubTransport.synthetic(species: 37)
-        #expect(try await client(api, serial: true).allSpecies().count == 37)
+        #expect(try await client(api, serial: true).allSpecies().value.count == 37)
         #expect(api.mostInFlight == 1)
         #expect(api.urls == (1...4).map(StubTransport.syntheticURL))
     }

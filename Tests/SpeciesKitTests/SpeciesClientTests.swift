@@ -16,8 +16,8 @@ struct SpeciesClientTests {
     @Test func followsNextLinksToTheLastPage() async throws {
         let transport = try StubTransport.recordedSWAPI()
         let species = try await client(transport).allSpecies()
-        #expect(species.count == 37)
-        #expect(species.map(\.id) == Array(1...37))
+        #expect(species.value.count == 37)
+        #expect(species.value.map(\.id) == Array(1...37))
         // Asked at once, so in any order; each once.
         #expect(
             transport.urls.sorted() == [
@@ -29,8 +29,8 @@ struct SpeciesClientTests {
     @Test func followsASearchAcrossItsPages() async throws {
         let transport = try StubTransport.recordedSWAPI()
         let species = try await client(transport).allSpecies(search: "an")
-        #expect(species.count == 17)
-        #expect(species.first?.name == "Human" && species.last?.name == "Pau'an")
+        #expect(species.value.count == 17)
+        #expect(species.value.first?.name == "Human" && species.value.last?.name == "Pau'an")
         #expect(transport.urls.last == "https://swapi.dev/api/species/?search=an&page=2")
     }
 
@@ -44,7 +44,7 @@ struct SpeciesClientTests {
             "https://swapi.dev/api/species/?page=2": .json(Data(second.utf8)),
         ])
         let species = try await client(transport).allSpecies()
-        #expect(species.compactMap(\.name) == ["A", "B"])
+        #expect(species.value.compactMap(\.name) == ["A", "B"])
     }
 
     @Test func aStatusOtherThan2xxIsAnError() async throws {
@@ -105,7 +105,7 @@ struct SpeciesClientTests {
         let url = Dialect.drf.listingURL(root)
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data("bad/wrong-types.json"))])
         let page = try await client(transport).page()
-        #expect(page.species.count == 2)
+        #expect(page.value.species.count == 2)
         #expect(diagnostics.warnings.count == 10)
         #expect(
             diagnostics.warnings.first
@@ -127,9 +127,11 @@ struct SpeciesClientTests {
 
     @Test func aPageSaysHowManyPagesThereAre() async throws {
         let first = try await client(try StubTransport.recordedSWAPI()).page()
-        #expect(first.number == 1 && first.count == 37 && first.pageCount == 4 && first.species.count == 10)
+        #expect(
+            first.value.number == 1 && first.value.count == 37 && first.value.pageCount == 4
+                && first.value.species.count == 10)
         let last = try await client(try StubTransport.recordedSWAPI()).page(4)
-        #expect(last.pageCount == 4 && last.species.count == 7)
+        #expect(last.value.pageCount == 4 && last.value.species.count == 7)
     }
 }
 
@@ -141,7 +143,7 @@ struct ConcurrentPagesTests {
         -> [String]
     {
         let client = SpeciesClient.stubbed(transport, diagnostics: diagnostics) { $0.serial = serial }
-        return try await client.allSpecies(search: search).compactMap(\.name)
+        return try await client.allSpecies(search: search).value.compactMap(\.name)
     }
 
     private static func expected(_ count: Int) -> [String] {
@@ -188,7 +190,7 @@ struct ConcurrentPagesTests {
             if request.url.query == "page=3" { answer.yield() }
             return response
         }
-        let ids = try await SpeciesClient.stubbed(late).allSpecies().compactMap(\.id)
+        let ids = try await SpeciesClient.stubbed(late).allSpecies().value.compactMap(\.id)
         #expect(ids == Array(1...60))
         let order = answered.all
         #expect(try #require(order.firstIndex(of: "page=3")) < (try #require(order.firstIndex(of: "page=2"))))

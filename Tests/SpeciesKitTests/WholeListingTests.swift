@@ -40,12 +40,12 @@ struct WholeListingTests {
     /// Every path that reads a listing, and what each answers with
     /// swapi.py4e.com's species: their URLs.
     private static let paths: [(String, @Sendable (SpeciesClient) async throws -> [String?])] = [
-        ("--all-pages", { try await $0.allSpecies().map(\.url) }),
-        ("--limit 22", { try await $0.allSpecies(limit: 22).map(\.url) }),
-        ("--page 1", { try await $0.page(1).species.map(\.url) }),
-        ("--page 2", { try await $0.page(2).species.map(\.url) }),
-        ("--search an", { try await $0.allSpecies(search: "an").map(\.url) }),
-        ("show wook", { [try await $0.species(.name("wook")).url] }),
+        ("--all-pages", { try await $0.allSpecies().value.map(\.url) }),
+        ("--limit 22", { try await $0.allSpecies(limit: 22).value.map(\.url) }),
+        ("--page 1", { try await $0.page(1).value.species.map(\.url) }),
+        ("--page 2", { try await $0.page(2).value.species.map(\.url) }),
+        ("--search an", { try await $0.allSpecies(search: "an").value.map(\.url) }),
+        ("show wook", { [try await $0.species(.name("wook")).value.url] }),
     ]
 
     /// What `path` answers from swapi.py4e.com, whole: nothing of
@@ -95,7 +95,7 @@ struct WholeListingTests {
                 of: #""next":"https://swapi.dev/api/species/?page=3""#, with: "\"next\":\"\(link)\"")
         }
         let species = try await client(transport).allSpecies()
-        #expect(species.count == 37 && species.allSatisfy { $0.url?.hasPrefix(Self.py4e) == true })
+        #expect(species.value.count == 37 && species.value.allSatisfy { $0.url?.hasPrefix(Self.py4e) == true })
         let alone = await speciesError { _ = try await client(transport, roots: [Self.dev]).allSpecies() }
         #expect(alone == .badLink(url: URL(string: "https://swapi.dev/api/species/?page=2")!, link: link, fault))
         #expect(alone?.meansUnanswered == true)
@@ -116,14 +116,15 @@ struct WholeListingTests {
         #expect(short?.description.contains("species/?page=2 is not whole") == true, "\(String(describing: short))")
         try await expectAnsweredByTheSecond(transport)
         let page = try await client(transport).page(2)
-        #expect(page.number == 2 && page.pageCount == 4 && page.count == 37)
+        #expect(page.value.number == 2 && page.value.pageCount == 4 && page.value.count == 37)
         for limit in [11, 22] {
             let error = await speciesError {
                 _ = try await client(transport, roots: [Self.dev]).allSpecies(limit: limit)
             }
             #expect(error?.kind == .badAnswer, "--limit \(limit) reads page 2, which is short")
         }
-        #expect(try await client(transport, roots: [Self.dev]).allSpecies(limit: 10).count == 10, "page 1 is whole")
+        #expect(
+            try await client(transport, roots: [Self.dev]).allSpecies(limit: 10).value.count == 10, "page 1 is whole")
     }
 
     /// Case 6: a service that ignores `?search=`, as a caching proxy that
@@ -138,7 +139,7 @@ struct WholeListingTests {
             return try await recorded.send(asked)
         }
         let species = try await client(transport).allSpecies(search: "an")
-        #expect(species.count == 17 && species.allSatisfy { $0.url?.hasPrefix(Self.py4e) == true })
+        #expect(species.value.count == 17 && species.value.allSatisfy { $0.url?.hasPrefix(Self.py4e) == true })
         let alone = await speciesError { _ = try await client(transport, roots: [Self.dev]).allSpecies(search: "an") }
         #expect(
             alone

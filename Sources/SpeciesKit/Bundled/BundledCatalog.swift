@@ -12,6 +12,9 @@ struct BundledCatalog: Sendable {
     /// The day the data set was taken into species.
     static var recorded: String { data?.recorded ?? "unknown" }
 
+    /// The names of its species.
+    static var names: [String] { data?.species.compactMap(\.name) ?? [] }
+
     let root: APIRoot
     /// The form of the URLs it writes: the API's dialect's.
     let dialect: Dialect
@@ -73,4 +76,9 @@ struct BundledCatalog: Sendable {
         var people: [String: String]
         var films: [String: RelatedResource]
     }
+}
+
+extension SpeciesClient {
+    /// The names of the species built into SpeciesKit: known with no service.
+    package static var builtInNames: [String] { BundledCatalog.names }
 }

@@ -6,16 +6,17 @@ public struct CachePolicy: Sendable, Equatable {
     public enum Mode: Sendable, Equatable {
         /// A fresh entry is the answer; a stale one is revalidated.
         case normal
-        /// Every entry is revalidated (`--refresh`).
+        /// Every entry used is revalidated with the server.
         case refresh
-        /// The cache only, whatever the age of its entries (`--offline`).
+        /// The cache only, whatever the age of its entries; never the
+        /// network, and the built-in data where the cache has no answer.
         case offline
     }
 
     /// A day, in seconds: how long an entry answers by default.
     public static let defaultMaxAge = 86_400.0
 
-    /// Nil: no cache at all (`--no-cache`).
+    /// Where the entries are kept; nil for no cache at all.
     public var directory: URL?
     /// Seconds during which an entry is the answer without asking the server.
     public var maxAge: Double

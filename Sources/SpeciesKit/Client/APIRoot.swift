@@ -6,9 +6,9 @@ public struct APIRoot: Sendable, Equatable {
     /// swapi.dev, the first of SWAPI's public services.
     public static let swapi = APIRoot(checked: "https://swapi.dev/api/")
 
-    /// SWAPI's public services, in the order species asks them
-    /// (docs/swapi-dialects.md): swapi.dev, its copy swapi.py4e.com (the
-    /// same code and JSON), www.swapi.tech and swapi.info.
+    /// SWAPI's public services, in the order a client asks them: swapi.dev,
+    /// its copy swapi.py4e.com (the same code and JSON), www.swapi.tech and
+    /// swapi.info.
     public static let publicServices = [
         swapi, APIRoot(checked: "https://swapi.py4e.com/api/"), APIRoot(checked: "https://www.swapi.tech/api/"),
         APIRoot(checked: "https://swapi.info/api/"),
@@ -26,8 +26,9 @@ public struct APIRoot: Sendable, Equatable {
     }
 
     /// Accepts an absolute `http` or `https` URL (in any case) with a host
-    /// name or IPv4 address, a port from 1 to 65535 if any, and no query or
-    /// fragment, and adds a missing trailing slash.
+    /// name or IPv4 address, a port from 1 to 65535 if any, no backslash
+    /// before its path, no query or fragment, and a path that is not the
+    /// species list itself; adds a missing trailing slash.
     public init?(_ text: String) {
         guard Self.problem(with: text) == nil, var components = URLComponents(string: text),
             let scheme = components.scheme?.lowercased()
@@ -49,6 +50,18 @@ public struct APIRoot: Sendable, Equatable {
             scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
             components.query == nil, components.fragment == nil
         else { return "an http or https URL" }
+        // Foundation reads a backslash as part of the authority, browsers
+        // (WHATWG's parsers) as a `/` ending it: each would reach another host.
+        if text.split(separator: "://", maxSplits: 1).last?.prefix(while: { !"/?#".contains($0) }).contains("\\")
+            == true
+        {
+            return "a URL without a backslash in its host part"
+        }
+        if components.path.split(separator: "/").last?.lowercased() == "species",
+            let parent = URL(string: text)?.deletingLastPathComponent().absoluteString
+        {
+            return "the API root, not its species list: \(Excerpt.of(parent))"
+        }
         if host.hasPrefix("[") || host.contains(":") {
             return "a host name or an IPv4 address (FoundationNetworking cannot request an IPv6 address literal)"
         }

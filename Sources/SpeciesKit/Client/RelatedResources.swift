@@ -1,21 +1,23 @@
 import Foundation
 
-/// The planet, people and films a species links to, by name (`show --related`).
+/// The planet, people and films a species links to, by name.
 public struct RelatedResources: Sendable, Equatable {
     /// The name behind a link, or why there is none.
     public enum Name: Sendable, Equatable {
+        /// The name or title of the planet, person or film.
         case named(String)
         /// The resource has neither a name nor a title.
         case unnamed
         /// Its link answers 404: SWAPI has dangling links, such as films/7.
         case notFound
-        /// The SWAPI data built into species, answering, does not hold it.
+        /// The SWAPI data built into SpeciesKit, answering, does not hold it.
         case unavailableOffline
         /// It cannot be named, as `reason` says briefly: its link is not
         /// one of SWAPI's.
         case failed(reason: String)
 
-        /// The name, or what stands for it in the detail text.
+        /// The name, or what stands for it in the detail text:
+        /// `unknown (not found)`.
         public var text: String {
             switch self {
             case .named(let name): name
@@ -26,7 +28,7 @@ public struct RelatedResources: Sendable, Equatable {
             }
         }
 
-        /// The name, or nil, for JSON.
+        /// The name; nil when there is none.
         public var name: String? {
             if case .named(let name) = self { name } else { nil }
         }

@@ -58,13 +58,16 @@ final class ServiceList: Sendable {
         self.catalog = catalog
     }
 
-    /// What `body` makes of the first source that answers it whole.
-    func answer<Value>(_ body: (any SpeciesSource) async throws -> Value) async throws -> Value {
+    /// What `body` makes of the first source that answers it whole, and
+    /// which source that is.
+    func answer<Value>(_ body: (any SpeciesSource) async throws -> Value) async throws -> Answer<Value> {
         let order = self.order
         if mode == .offline {
-            if let (answer, _) = await fromCache(order, body) { return try answer.get() }
+            if let (answer, cached) = await fromCache(order, body) {
+                return Answer(try answer.get(), from: .cache(cached.root, fetched: cached.fetched))
+            }
             note("offline: answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))")
-            return try await body(builtIn(at: order[0]))
+            return Answer(try await body(builtIn(at: order[0])), from: .builtInData(recorded: BundledCatalog.recorded))
         }
         let deadline = self.deadline()
         var failures: [ServiceFailure] = []
@@ -77,7 +80,7 @@ final class ServiceList: Sendable {
                 let value = try await body(catalog(root, limits, draft))
                 draft.keep()
                 settle(on: root, after: failures)
-                return value
+                return Answer(value, from: .service(root))
             } catch let error as SpeciesError where error.meansUnanswered {
                 let dropped = draft.drop(from: name(of: root))
                 failures.append(ServiceFailure(service: name(of: root), error: error, dropped: dropped))
@@ -99,14 +102,14 @@ final class ServiceList: Sendable {
             note(
                 "\(why): answering from \(roots.count == 1 ? "the cache" : "the cache of \(name(of: cached.root))"), as fetched \(age) ago"
             )
-            return try answer.get()
+            return Answer(try answer.get(), from: .cache(cached.root, fetched: cached.fetched))
         }
         guard let swapi = order.first(where: { Dialect.ofPublicHost($0) != nil }) else {
             let cause = failures.count == 1 ? failures[0].error : SpeciesError.noServiceAnswered(failures)
             throw SpeciesError.unanswered(cause, host: failures.count == 1 ? failures[0].service : "any of them")
         }
         note("\(why): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))")
-        return try await body(builtIn(at: swapi))
+        return Answer(try await body(builtIn(at: swapi)), from: .builtInData(recorded: BundledCatalog.recorded))
     }
 
     /// What each request of a service may take: all end by the answer's

@@ -4,12 +4,15 @@ import Synchronization
 /// The species of SWAPI: a page, every page, one species by id, URL or
 /// name, and the names of what a species links to.
 ///
-/// The services of `roots` are asked in turn (`ServiceList`): SWAPI's
-/// public ones unless told otherwise. Each call is one answer, which ends
-/// within `timeout`, whatever the network does. Requests go through the
-/// cache of `cache`, then the retries (`retries`, of the last service
-/// asked) to the transport (URLSession unless another is given). Every
-/// response is checked; what cannot be read is reported to the diagnostics.
+/// The services of `roots` are asked in turn: SWAPI's public ones unless
+/// told otherwise, and no host but theirs. Each call is one answer, which
+/// ends within `timeout` whatever the network does, and comes whole from
+/// one source, which the ``Answer`` names: a service, its cache, or the
+/// SWAPI data built in. Requests go through the cache of `cache`, then the
+/// retries (`retries`, of the last service asked) to the transport
+/// (URLSession unless another is given). Every response is checked; what
+/// cannot be read is reported to the diagnostics. Every failure is a
+/// ``SpeciesError``.
 public struct SpeciesClient: Sendable {
     /// Which services, and how the client asks them.
     public struct Configuration: Sendable, Equatable {
@@ -65,10 +68,10 @@ public struct SpeciesClient: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: the services, and how to ask them.
-    ///   - transport: how requests reach the network; a `URLSessionTransport`
-    ///     (which follows redirects within an origin) when nil. It must end
-    ///     each request by its deadline and keep its pace (`RequestLimits`);
-    ///     the client adds the retries.
+    ///   - transport: how requests reach the network; a
+    ///     ``URLSessionTransport`` (which follows redirects within an
+    ///     origin) when nil. It must end each request by its deadline and
+    ///     keep its pace (``RequestLimits``); the client adds the retries.
     ///   - diagnostics: where warnings, notes, progress and traces go.
     ///   - clock: what `timeout` is measured on; tests pass one they drive.
     public init(
@@ -105,32 +108,61 @@ public struct SpeciesClient: Sendable {
     /// The services asked, in the list's order.
     public var roots: [APIRoot] { services.roots }
 
-    /// Page `number` of the species, or of those whose name matches `search`.
-    public func page(_ number: Int = 1, search: String? = nil) async throws -> SpeciesPage {
-        try await services.answer { try await $0.page(number, search: search) }
+    /// Page `number` of the species, or of those whose name matches
+    /// `search`: every word of it is part of the name, ignoring case.
+    /// - Throws: `SpeciesError.noSuchPage` past the last page, or why no
+    ///   source could answer.
+    public func page(_ number: Int = 1, search: String? = nil) async throws(SpeciesError) -> Answer<SpeciesPage> {
+        try await answer { try await $0.page(number, search: search) }
     }
 
     /// Every species, or every one whose name matches `search`, in API
     /// order, all from one source. With a `limit`, the first `limit` of
     /// them, and only as many pages are fetched as hold them.
-    public func allSpecies(search: String? = nil, limit: Int? = nil) async throws -> [StarWarsSpecies] {
-        let species = try await services.answer { try await $0.species(matching: search, limit: limit) }
-        return limit.map { Array(species.prefix($0)) } ?? species
+    /// - Throws: why no source could answer.
+    public func allSpecies(search: String? = nil, limit: Int? = nil) async throws(SpeciesError)
+        -> Answer<[StarWarsSpecies]>
+    {
+        var answer = try await answer { try await $0.species(matching: search, limit: limit) }
+        if let limit { answer.value = Array(answer.value.prefix(limit)) }
+        return answer
     }
 
     /// The species `query` designates.
-    public func species(_ query: SpeciesQuery) async throws -> StarWarsSpecies {
-        try await services.answer { try await Self.species(query, in: $0) }
+    /// - Throws: `SpeciesError.noSuchName`, `.ambiguousName`, `.notFound` or
+    ///   `.notInBundledData` when there is none; `.notASpeciesURL`, before
+    ///   any request, for a URL that is no species of the client's services;
+    ///   or why no source could answer.
+    public func species(_ query: SpeciesQuery) async throws(SpeciesError) -> Answer<StarWarsSpecies> {
+        try query.check(roots: roots)
+        return try await answer { try await Self.species(query, in: $0) }
     }
 
     /// The species `query` designates, and the names behind its links, all
     /// from one source.
-    public func speciesAndRelated(_ query: SpeciesQuery) async throws -> (
-        species: StarWarsSpecies, related: RelatedResources
-    ) {
-        try await services.answer { source in
+    /// - Throws: as ``species(_:)`` does.
+    public func speciesAndRelated(_ query: SpeciesQuery) async throws(SpeciesError) -> Answer<
+        (species: StarWarsSpecies, related: RelatedResources)
+    > {
+        try query.check(roots: roots)
+        return try await answer { source in
             let species = try await Self.species(query, in: source)
             return (species, try await related(of: species, in: source))
+        }
+    }
+
+    /// What `body` makes of the first source that answers it whole. Every
+    /// failure is a `SpeciesError`: the sources throw nothing else but the
+    /// cancellation of the task that asks.
+    private func answer<Value>(_ body: (any SpeciesSource) async throws -> Value) async throws(SpeciesError)
+        -> Answer<Value>
+    {
+        do {
+            return try await services.answer(body)
+        } catch let error as SpeciesError {
+            throw error
+        } catch {
+            throw .cancelled
         }
     }
 

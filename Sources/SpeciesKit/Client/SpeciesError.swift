@@ -1,9 +1,9 @@
 import Foundation
 
-/// Why the client could not give the answer asked for. Its description is a
-/// sentence for the user; URLs in it never show credentials, and long ones
-/// are cut in their middle (`Excerpt`). Every way of describing an error is
-/// in this file.
+/// Why the client could not give the answer asked for: every failure of
+/// its methods, cancellation included. Its description is a sentence for
+/// people; URLs in it never show a password, and long ones are cut in
+/// their middle. ``kind`` says what a caller can do about it.
 public enum SpeciesError: Error, Sendable, Equatable {
     /// No species has this name; `suggestions` are the closest names.
     case noSuchName(String, suggestions: [String])
@@ -22,20 +22,18 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// Offline, and the cache holds no answer.
     case notCached(url: URL)
     /// An HTTP error status that is not an answer: an error of the
-    /// service, or a 404 that is not SWAPI's own (docs/cli.md, "One
-    /// answer, one source").
+    /// service, or a 404 from a service whose species list is not SWAPI's.
     case httpStatus(Int, url: URL)
     /// The service answers, but not as SWAPI does: its species list is
     /// missing (404) or empty, or it asks for credentials (401, 403).
     case notSWAPI(url: URL, problem: String)
     /// The server asks to wait longer than the timeout leaves.
     case rateLimited(url: URL, status: Int, retryAfter: Double, secondsLeft: Double)
-    /// The answer is not SWAPI JSON. It never comes from the cache, which
-    /// holds only bodies that read (`Fetcher`).
+    /// The answer is not SWAPI JSON, as `problem` says. The cache never
+    /// holds such an answer.
     case invalidResponse(url: URL, problem: String)
-    /// A listing that is not whole: the page at `url` breaks the rule of
-    /// whole listings (docs/cli.md, "One answer, one source") as the fault
-    /// says. No answer: the next source is asked.
+    /// A listing that is not whole: the page at `url` does not add up with
+    /// the others, as the fault says. No answer: the next source is asked.
     case incomplete(url: URL, ListingFault)
     /// The page at `url` links on with a `next` link that is not followed,
     /// for the reason the fault gives. No answer: the next source is asked.
@@ -43,19 +41,22 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// The answer breaks a cap of the client: on pages, species or headers.
     case refused(url: URL, problem: String)
     /// The answer is larger than the client accepts: in bytes, or in the
-    /// values its body holds (`JSONValueCount`).
+    /// JSON values its body holds (one for every 48 bytes of the size limit).
     case tooLarge(url: URL, problem: String)
     /// The API sends the client elsewhere: a redirect off its origin, as a
     /// captive portal's, or one that never ends. No SWAPI answer came.
     case redirected(url: URL, problem: String)
-    /// `show` was given a URL that is not a species of this API.
+    /// A URL that is not a species of the client's services; `expected`
+    /// shows the form of one.
     case notASpeciesURL(String, expected: String)
-    /// None of the services of a list answered (`--no-fallback`), or
-    /// nothing stood in for them.
+    /// None of the services of a list answered, and nothing stood in for
+    /// them (or the client was told not to let anything stand in).
     case noServiceAnswered([ServiceFailure])
     /// The API could not answer, and nothing stood in for it: the cache
     /// had no answer, and the built-in data is SWAPI's, not this host's.
     indirect case unanswered(SpeciesError, host: String)
+    /// The task that asked was cancelled before an answer came.
+    case cancelled
 
     /// What a caller can do about an error.
     public enum Kind: Sendable, Equatable {
@@ -70,10 +71,17 @@ public enum SpeciesError: Error, Sendable, Equatable {
         case unavailable
     }
 
-    /// The setting that changes the outcome, which the command line names
-    /// as its option.
+    /// The setting that changes the outcome, which a command line names as
+    /// its option.
     public enum Setting: Sendable, Equatable {
-        case timeout, maxResponseSize, offline, certificates
+        /// The time each answer may take (`Configuration.timeout`).
+        case timeout
+        /// The largest response accepted (`Configuration.maxResponseSize`).
+        case maxResponseSize
+        /// Asking the cache alone (`CachePolicy.Mode.offline`).
+        case offline
+        /// The certificate authorities trusted for HTTPS.
+        case certificates
         /// Asking offline, which answers from the SWAPI data built in.
         case builtInData
     }
@@ -84,8 +92,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// The setting behind it, if one is.
     public var setting: Setting? { facts.setting }
 
-    /// The sentence, with `hint` added where it says something: the
-    /// command line names its options there ("(--timeout)").
+    /// The sentence, with what `hint` gives added at its end: a command
+    /// line names the option behind the error there ("(--timeout)").
     public func message(hint: (SpeciesError) -> String? = { _ in nil }) -> String {
         let inner = if case .unanswered(let cause, _) = self { cause.message(hint: hint) + "; " } else { "" }
         return inner + facts.sentence + (hint(self).map { " " + $0 } ?? "")
@@ -173,6 +181,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
             return Facts(Self.describe(failures), .unavailable, unanswered: true)
         case .unanswered(let cause, let host):
             return Facts("the cache holds no answer from \(host)", cause.kind, setting: .builtInData)
+        case .cancelled:
+            return Facts("cancelled before an answer came", .unavailable)
         }
     }
 
@@ -242,8 +252,10 @@ public enum SpeciesError: Error, Sendable, Equatable {
     }
 }
 
-/// How a page breaks the rule of whole listings: what makes
-/// `SpeciesError.incomplete`.
+/// How a page of a listing does not add up with the others: what makes
+/// ``SpeciesError/incomplete(url:_:)``. Every page carries page 1's count;
+/// every page but the last holds as many species as page 1 and links to the
+/// next; each species comes once, and matches the search.
 public enum ListingFault: Sendable, Equatable {
     /// The page counts this many species, where page 1 counted `from`.
     case countChanged(Int, from: Int)
@@ -273,7 +285,8 @@ public enum ListingFault: Sendable, Equatable {
     }
 }
 
-/// Why a `next` link is not followed: what makes `SpeciesError.badLink`.
+/// Why a `next` link is not followed: what makes
+/// ``SpeciesError/badLink(url:link:_:)``.
 public enum LinkFault: Sendable, Equatable {
     /// It is not an http(s) URL.
     case notHTTP
@@ -294,7 +307,8 @@ public enum LinkFault: Sendable, Equatable {
     }
 }
 
-/// A service of a list that did not answer, and why.
+/// A service of a list that did not answer, and why: what
+/// ``SpeciesError/noServiceAnswered(_:)`` lists.
 public struct ServiceFailure: Sendable, Equatable {
     /// Its name in messages: `swapi.dev`.
     public var service: String

@@ -1,9 +1,14 @@
 import Foundation
 
-/// What `species show` was asked for: a name, an id, or a URL.
+/// The species to look up: by name, by id, or by URL.
 public enum SpeciesQuery: Sendable, Equatable {
+    /// A name, matched ignoring case: an exact name wins, else the one
+    /// species whose name holds every word of it.
     case name(String)
+    /// The number at the end of a species' URL, such as 3 for the Wookie.
     case id(Int)
+    /// A species URL of one of the client's services, in any of their
+    /// forms; the client refuses any other before it asks anything.
     case url(URL)
 
     /// Digits are an id; an `http(s)` URL must be a species of the API at
@@ -20,20 +25,30 @@ public enum SpeciesQuery: Sendable, Equatable {
             self = .name(text)
             return
         }
-        let isSpecies = { (url: URL, root: APIRoot) in
-            root.contains(url) && url.query == nil && url.fragment == nil
-                && ResourceReference(url.path)?.kind == .species
-                && url.path.dropFirst(root.path.count).split(separator: "/").count == 2
-        }
-        guard let url = URL(string: text), roots.contains(where: { isSpecies(url, $0) }) else {
-            let expected = (roots.first ?? .swapi).speciesURL(id: 3).redacted.replacingOccurrences(
-                of: "/3/", with: "/<id>/")
-            throw .notASpeciesURL(text, expected: expected)
-        }
+        guard let url = URL(string: text) else { throw Self.notASpeciesURL(text, roots: roots) }
         self = .url(url)
+        try check(roots: roots)
     }
 
-    /// `'Wookie'`, `species 3`, or the URL, for messages.
+    /// Throws for a URL that is no species of the API at one of `roots`.
+    func check(roots: [APIRoot]) throws(SpeciesError) {
+        guard case .url(let url) = self,
+            !roots.contains(where: { root in
+                root.contains(url) && url.query == nil && url.fragment == nil
+                    && ResourceReference(url.path)?.kind == .species
+                    && url.path.dropFirst(root.path.count).split(separator: "/").count == 2
+            })
+        else { return }
+        throw Self.notASpeciesURL(url.absoluteString, roots: roots)
+    }
+
+    private static func notASpeciesURL(_ text: String, roots: [APIRoot]) -> SpeciesError {
+        let expected = (roots.first ?? .swapi).speciesURL(id: 3).redacted.replacingOccurrences(
+            of: "/3/", with: "/<id>/")
+        return .notASpeciesURL(text, expected: expected)
+    }
+
+    /// How a message names it: `'Wookie'`, `species 3`, or the URL.
     public var description: String {
         switch self {
         case .name(let name): "'\(Excerpt.of(name))'"

@@ -1,12 +1,41 @@
 import Foundation
 
-/// The fields of a species, in the order of `--json`: the one table of
-/// their JSON keys (docs/species-model.md), their names for `--fields`,
-/// their kinds and their places in the model. Decoding, encoding, the JSON
-/// writer, TSV, the table, `--fields` and the manual page all read it.
+/// The fields of a species, in the order its JSON object lists them: each
+/// with its JSON key, its short name (`height`), its column title, and its
+/// value as text. The renderers take their columns and keys from these.
 public enum SpeciesField: CaseIterable, Sendable {
-    case id, name, classification, designation, averageHeight, skinColors, hairColors, eyeColors
-    case averageLifespan, homeworld, language, people, films, created, edited, url
+    /// The number at the end of the species' URL (`id`).
+    case id
+    /// The species' name (`name`).
+    case name
+    /// Its classification, such as `mammal` (`classification`).
+    case classification
+    /// Its designation, such as `sentient` (`designation`).
+    case designation
+    /// Its average height in centimetres (`average_height`, short `height`).
+    case averageHeight
+    /// Its skin colours (`skin_colors`).
+    case skinColors
+    /// Its hair colours (`hair_colors`).
+    case hairColors
+    /// Its eye colours (`eye_colors`).
+    case eyeColors
+    /// Its average lifespan in years, or a word (`average_lifespan`, short `lifespan`).
+    case averageLifespan
+    /// The URL of its home planet (`homeworld`).
+    case homeworld
+    /// Its language (`language`).
+    case language
+    /// The URLs of its people (`people`).
+    case people
+    /// The URLs of the films it appears in (`films`).
+    case films
+    /// When the service created its record (`created`).
+    case created
+    /// When the service last edited its record (`edited`).
+    case edited
+    /// The species' own URL (`url`).
+    case url
 
     /// How a field is read from SWAPI's JSON (docs/species-model.md).
     enum Kind {
@@ -102,22 +131,23 @@ public enum SpeciesField: CaseIterable, Sendable {
 
     /// The JSON key: `average_height`.
     public var key: String { row.key }
-    /// The name `--fields` and TSV use: `height`.
+    /// The short name, which TSV, CSV and Markdown headers use: `height`.
     public var name: String { row.name }
 
-    /// The columns of `species list` when `--fields` is not given.
+    /// The columns of a table when none are chosen: name, classification,
+    /// designation, height, lifespan and language.
     public static let defaults: [SpeciesField] = [
         .name, .classification, .designation, .averageHeight, .averageLifespan, .language,
     ]
 
-    /// The field named `name` (its `--fields` name or its JSON key), in any case.
+    /// The field named `name`: its short name or its JSON key, in any case.
     public init?(named name: String) {
         let name = name.lowercased()
         guard let field = Self.allCases.first(where: { $0.name == name || $0.key == name }) else { return nil }
         self = field
     }
 
-    /// The table's column title: `HEIGHT`, `SKIN COLORS`.
+    /// Its column title in a table, such as `HEIGHT` or `SKIN COLORS`.
     public var title: String {
         name.uppercased().replacingOccurrences(of: "_", with: " ")
     }

@@ -27,7 +27,7 @@ extension StarWarsSpecies: Codable {
         /// The fields left absent because they could not be read, in the order of `SpeciesField`.
         public var invalidFields: [InvalidField]
 
-        /// Decodes the API's species object, or the `--json` one, leniently.
+        /// Decodes any service's species object, or ``SpeciesJSON``'s, leniently.
         public init(from decoder: any Decoder) throws {
             var reader = FieldReader(container: try decoder.container(keyedBy: FieldKey.self))
             var species = StarWarsSpecies()
@@ -64,14 +64,15 @@ extension StarWarsSpecies: Codable {
         }
     }
 
-    /// Decodes the API's species object (any dialect's), or the `--json` one: a field that cannot be read is absent.
+    /// Decodes any service's species object, or ``SpeciesJSON``'s: a field
+    /// that cannot be read is absent, without an error (``Decoded`` says which).
     public init(from decoder: any Decoder) throws {
         self = try Decoded(from: decoder).species
     }
 
-    /// The object of `species --json`: every key, absent values as null,
+    /// The object ``SpeciesJSON`` writes: every key, absent values as null,
     /// dates as UTC timestamps with microseconds. (The JSON encoder chooses
-    /// the order of the keys; `SpeciesJSON` writes them in the table's.)
+    /// the order of the keys; ``SpeciesJSON`` writes them in their order.)
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: FieldKey.self)
         for field in SpeciesField.allCases {

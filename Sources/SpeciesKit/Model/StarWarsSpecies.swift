@@ -1,12 +1,13 @@
 import Foundation
 
 /// One species of the Star Wars API, with SWAPI's strings turned into typed
-/// values (contract: `docs/species-model.md`).
+/// values.
 ///
-/// It decodes from the API's species object (any dialect's) and from the
-/// object `species --json` prints, and encodes as the latter. Decoding is
-/// lenient: a field of the wrong JSON type, or a date that does not exist,
-/// is absent. Decode ``Decoded`` instead to learn which fields those were.
+/// It decodes from any SWAPI service's species object and from the object
+/// ``SpeciesJSON`` writes, and encodes as the latter. Decoding is lenient:
+/// a field of the wrong JSON type, or a date that does not exist, is
+/// absent, and no error is thrown. Decode ``Decoded`` instead to learn
+/// which fields those were.
 public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
     /// The species' own URL, as its service writes it.
     public var url: String?

@@ -1,8 +1,7 @@
 /// The moment by which a whole answer must have ended: every service, page,
-/// retry, wait and redirect of it (docs/cli.md, `--timeout`). It is read on
-/// a clock of the caller's: the continuous clock in the tool, one that a
-/// test drives in tests, so that a rule about time is tested without
-/// waiting for it.
+/// retry, wait and redirect of it. It is read on the client's clock: the
+/// continuous clock by default, or one a test drives, so that a rule about
+/// time is tested without waiting for it.
 public struct Deadline: Sendable {
     /// The length it was set with, in seconds.
     public let seconds: Double

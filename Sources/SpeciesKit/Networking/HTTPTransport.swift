@@ -17,10 +17,8 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// What a request may take, decided once for each service where the
-/// services are tried, and carried with the request: the middlewares and
-/// the transport below only enforce it (docs/cli.md, "Which service
-/// answers").
+/// What a request may take: the client decides it for each service it
+/// asks, and a transport keeps to it.
 public struct RequestLimits: Sendable {
     /// When the request, its retries and their waits must have ended; nil
     /// for no such bound.
@@ -118,13 +116,15 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// The seam between the client and the network, in the manner of
-/// swift-openapi-runtime's `ClientTransport`: URLSession in the tool
-/// (`URLSessionTransport`), stubs in tests. An HTTP error status is a
+/// swift-openapi-runtime's `ClientTransport`: ``URLSessionTransport`` by
+/// default, a stub of your own in tests. An HTTP error status is a
 /// response, not a thrown error; a transport throws only `TransportError`.
 /// It ends a request by its `limits.deadline`, and, with a
 /// `limits.minimumPace`, as soon as the response falls below that pace,
 /// with `.timedOut`.
 public protocol HTTPTransport: Sendable {
+    /// The response to `request`, whatever its status; a `TransportError`
+    /// when none came by the request's deadline or pace.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
@@ -134,6 +134,7 @@ public struct TransportError: Error, Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// Refused, or no route to the host.
         case connectionRefused
+        /// The host name has no address.
         case unknownHost
         /// No complete answer before the deadline.
         case timedOut(seconds: Double)
@@ -141,6 +142,7 @@ public struct TransportError: Error, Sendable, Equatable {
         case connectionLost
         /// The TLS handshake failed or the certificate is not trusted.
         case insecureConnection
+        /// The task that sent it was cancelled.
         case cancelled
         /// The body grew past the limit; the transfer was stopped there.
         case tooLarge(limit: Int)
@@ -150,6 +152,7 @@ public struct TransportError: Error, Sendable, Equatable {
         case redirectRefused(location: String)
         /// The server asks to wait longer than the request's deadline leaves.
         case throttled(status: Int, retryAfter: Double, secondsLeft: Double)
+        /// Anything else, as `detail` says.
         case other
     }
 

@@ -4,13 +4,11 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// `HTTPTransport` over URLSession: one data task a request, whose
-/// callbacks reach one session-level delegate (on Linux only a session
-/// delegate sees a task's redirects and bytes). A body is stopped at
-/// `maxResponseSize` as it arrives. Redirects are followed here, not by
-/// URLSession: within the origin of the request (`Origin.follow`), at most
-/// `maxRedirects`, each Location read against the URL that sent it; one
-/// anywhere else is refused without being requested, and one without a
+/// ``HTTPTransport`` over URLSession. A body is stopped at
+/// `maxResponseSize` as it arrives. Redirects are followed within the origin
+/// of the request (from `http` to `https` of the same host too, never
+/// back), at most ten, each Location read against the URL that sent it;
+/// one anywhere else is refused without being requested, and one without a
 /// Location comes back as it is. A request's `limits` are watched from its
 /// start to its end: its deadline and its minimum pace. It sets no time
 /// limit of its own (URLSession's is a day, and counts only idle time).

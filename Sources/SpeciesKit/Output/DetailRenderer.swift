@@ -1,6 +1,6 @@
-/// The detail text of `species show`, byte for byte as the iOS tutorial's
-/// detail screen built it (contract: `docs/detail-view.md`). Control characters in the
-/// server's values are escaped (`TerminalText`); the format's own tabs and
+/// The detail text of a species, byte for byte as the detail screen of the
+/// iOS tutorial SpeciesKit grew out of built it. Control characters in the
+/// server's values are escaped (`\u{1B}`); the text's own tabs and
 /// newlines are not.
 public enum DetailRenderer {
     /// The title line, a blank line, the description and a final newline.
@@ -8,8 +8,9 @@ public enum DetailRenderer {
         "\(TerminalText.escape(species.name ?? ""))\n\n\(description(of: species))\n"
     }
 
-    /// What `--related` adds after the detail text and a blank line: the
-    /// homeworld, the people, and the films in episode order.
+    /// The names behind a species' links, as they follow its detail text
+    /// after a blank line: the homeworld, the people, and the films in
+    /// episode order.
     public static func render(_ related: RelatedResources) -> String {
         func names(_ names: [RelatedResources.Name]) -> String {
             names.isEmpty ? "none" : names.map { TerminalText.escape($0.text) }.joined(separator: ", ")

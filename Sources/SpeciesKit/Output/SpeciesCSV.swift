@@ -1,8 +1,8 @@
-/// `--format csv`, as RFC 4180 writes it: a header row of field names, then
+/// Species as CSV, as RFC 4180 writes it: a header row of field names, then
 /// one record per species, each line ended by CRLF. A value holding a comma,
 /// a double quote, a CR or an LF is quoted, its quotes doubled; a list is one
-/// cell, `a, b, c`; an absent value is empty. What could fool a terminal
-/// (`TerminalText`) is escaped, but for the CR and LF a quoted cell may hold.
+/// cell, `a, b, c`; an absent value is empty. Control characters are
+/// escaped (`\u{1B}`), but for the CR and LF a quoted cell may hold.
 ///
 /// A spreadsheet runs a cell that begins with `=`, `+`, `-` or `@` as a
 /// formula (and some, one that begins with a tab or a CR, or with spaces

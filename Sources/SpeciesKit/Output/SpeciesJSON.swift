@@ -1,25 +1,25 @@
 import Foundation
 
-/// JSON output in the schema of `docs/species-model.md`: keys in a fixed order,
-/// absent values as `null`, dates as UTC ISO-8601 with microseconds. Given
+/// Species as JSON: the keys of ``SpeciesField`` in its order, absent values
+/// as `null`, dates as UTC ISO 8601 with microseconds. Given
 /// `fields`, only their keys, in that order. `colored`, in jq's default
 /// colours (`jq -C`).
 public enum SpeciesJSON {
     /// Output is handed over in pieces of about this size.
     private static let chunk = 64 * 1024
 
-    /// `--json` for one species: an object, indented as `jq .` would print
-    /// it; with `related`, its last key is `related`.
-    public static func object(_ species: StarWarsSpecies, related: RelatedResources? = nil, colored: Bool = false)
-        -> String
-    {
-        var json = JSONText(pretty: true, colored: colored)
+    /// One species as a JSON object: indented as `jq .` would print it, or,
+    /// not `pretty`, on one line; with `related`, its last key is `related`.
+    public static func object(
+        _ species: StarWarsSpecies, related: RelatedResources? = nil, pretty: Bool = true, colored: Bool = false
+    ) -> String {
+        var json = JSONText(pretty: pretty, colored: colored)
         write(species, fields: SpeciesField.allCases, to: &json, related: related)
         json.raw("\n")
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    /// `--json` for a list: one array, indented as `jq .` would print it,
+    /// Species as one JSON array, indented as `jq .` would print it,
     /// handed to `output` in pieces as it is made.
     public static func writeArray(
         _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases,
@@ -37,7 +37,7 @@ public enum SpeciesJSON {
         try json.handOver(to: output)
     }
 
-    /// `--jsonl`: one compact object and a newline per species, handed to
+    /// JSON lines: one compact object and a newline per species, handed to
     /// `output` in pieces as they are made.
     public static func writeLines(
         _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases,

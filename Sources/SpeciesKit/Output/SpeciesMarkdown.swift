@@ -1,10 +1,10 @@
-/// `--format markdown`: a GitHub table, a header row of field names and a
+/// Species as a GitHub Markdown table: a header row of field names and a
 /// row per species, columns padded to line up, numbers aligned right. In a
 /// cell, `|`, `\`, `[`, `]` and the backtick are escaped with `\` (so a
 /// server's text makes no link, image or code), `<`, `>` and `&` are written as
 /// HTML's entities (so no tag of a server's reaches a Markdown renderer),
-/// and a line break is `<br>`; what could fool a terminal is escaped
-/// (`TerminalText`); an absent value is empty.
+/// and a line break is `<br>`; control characters are escaped
+/// (`\u{1B}`); an absent value is empty.
 public enum SpeciesMarkdown {
     /// The header row, the separator and a row per species, of `fields`.
     public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {

@@ -1,9 +1,14 @@
-/// The order of `list --sort`: names alphabetically (ignoring case), heights
-/// and lifespans as numbers; species without a value (or whose lifespan is
-/// not a number, such as `indefinite`) come last, whichever the direction.
-/// Ties keep API order.
+/// An order of species: names alphabetically (ignoring case), heights and
+/// lifespans as numbers; species without a value (or whose lifespan is not a
+/// number, such as `indefinite`) come last, whichever the direction. Ties
+/// keep the order given.
 public enum SpeciesOrder: String, Sendable, CaseIterable {
-    case name, height, lifespan
+    /// By name, ignoring case.
+    case name
+    /// By average height, as a number.
+    case height
+    /// By average lifespan, as a number.
+    case lifespan
 
     /// `species` in this order, or its reverse; absent values last either way.
     public func sorted(_ species: [StarWarsSpecies], reversed: Bool) -> [StarWarsSpecies] {

@@ -1,7 +1,7 @@
-/// `--format tsv`: a header row of field names, then one line per species,
-/// fields separated by tabs. In values, a backslash, tab, newline or
-/// carriage return is written `\\`, `\t`, `\n`, `\r`; other control
-/// characters as `TerminalText` shows them; an absent value is empty.
+/// Species as tab-separated values: a header row of field names, then one
+/// line per species. In values, a backslash, tab, newline or carriage
+/// return is written `\\`, `\t`, `\n`, `\r`; other control characters
+/// are escaped (`\u{1B}`); an absent value is empty.
 public enum SpeciesTSV {
     /// The header row and a line per species, of `fields`.
     public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {

@@ -1,4 +1,4 @@
-/// The aligned table of `species list`.
+/// Species as an aligned text table, fitted to a width when one is given.
 public enum SpeciesTable {
     /// Shown for an absent value.
     static let missing = "-"
@@ -8,7 +8,7 @@ public enum SpeciesTable {
 
     /// A header row and one row per species, columns two spaces apart, with
     /// no trailing spaces; nothing at all for no species. Control characters
-    /// in the server's values are escaped (`TerminalText`). Within `width`,
+    /// in the server's values are escaped (`\u{1B}`). Within `width`,
     /// only the columns of `columns(_:fields:width:)`; with `color`, the
     /// header is bold and absent values are dim.
     public static func render(
