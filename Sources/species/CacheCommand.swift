@@ -31,7 +31,7 @@ struct CacheCommand: Sendable, Equatable {
             if let oldest = summary.oldest, let newest = summary.newest {
                 text += "oldest: \(Timestamp(oldest).forPeople)\nnewest: \(Timestamp(newest).forPeople)\n"
             }
-            for (list, remembered) in ServiceMemory.all(in: cache) {
+            for (list, remembered) in cache.rememberedServices() {
                 text +=
                     "answering: \(remembered.service) since \(Timestamp(remembered.since).forPeople), "
                     + "last confirmed \(Timestamp(remembered.confirmed).forPeople), for \(list.joined(separator: " "))\n"

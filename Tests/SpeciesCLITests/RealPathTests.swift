@@ -91,7 +91,7 @@ struct RealPathTests {
             #expect(result.status == 65 && !result.killedBySignal, "\(result)")
             #expect(
                 result.stderr
-                    == "error: \(try await server.root(fault: "many-headers"))species/: the response has more than 500 header lines\n"
+                    == "error: \(try await server.root(fault: "many-headers"))species/: the response has more than 500 header lines or 100 KiB of headers\n"
             )
         }
     }

@@ -106,7 +106,7 @@ struct ResponseCacheTests {
         let folder = Fixtures.temporaryFolder("species-cache-test")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = ResponseCache(directory: folder)
-        try cache.remember("https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z", as: "service list")
+        try cache.remember("https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z", as: "service list", at: Date())
         #expect(cache.record("service list")?.value == "https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z")
         let file = try #require(
             try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
@@ -246,31 +246,37 @@ struct ResponseCacheTests {
 }
 
 @Suite("Cache policy")
-struct FetcherTests {
+struct CachePolicyTests {
     let url = URL(string: "https://swapi.dev/api/species/3/")!
-    let diagnostics = RecordingDiagnostics()
+    let clock = TestClock()
+    /// The client's date, while its clock stands still.
     let now = Date(timeIntervalSince1970: 2_000_000)
     static let wookie = #"{"name":"Wookie","url":"https://swapi.dev/api/species/3/"}"#
 
-    private func fetcher(_ network: any HTTPTransport, _ cache: ResponseCache?, mode: CachePolicy.Mode = .normal)
-        -> Fetcher
+    /// An attempt at swapi.dev, as its client makes one, whose entries
+    /// answer for 60 s; offline, an attempt at the cache alone.
+    private func attempt(_ network: any HTTPTransport, _ cache: ResponseCache?, mode: CachePolicy.Mode = .normal)
+        -> Attempt
     {
-        let now = self.now
-        return Fetcher(
-            network: network, cache: cache, maxAge: 60, mode: mode, draft: AnswerDraft(diagnostics, cache: cache),
-            limits: RequestLimits(), now: { now })
+        var client = SpeciesClient(
+            configuration: .init(
+                roots: [.swapi], retries: 0, cache: CachePolicy(directory: cache?.directory, maxAge: 60, mode: mode)),
+            transport: network, clock: clock)
+        client.time = ClientTime(clock, start: now)
+        let limits = RequestLimits(deadline: Deadline(seconds: 60, time: client.time))
+        return Attempt(.swapi, of: client, limits: mode == .offline ? nil : limits)
     }
 
     /// A body read as a species, and kept, as a whole answer is; anything
     /// else is refused.
-    private func get(_ fetcher: Fetcher, keeping: Bool = true) async throws -> String {
-        let name = try await fetcher.get(url) { body, url throws(SpeciesError) in
+    private func get(_ attempt: Attempt, keeping: Bool = true) async throws -> String {
+        let name = try await attempt.get(url) { body, url throws(SpeciesError) in
             guard let name = try? Decode.species(body).species.name else {
-                throw .invalidResponse(url: url, problem: "not a species")
+                throw .invalidResponse(url: url, .notASpecies)
             }
             return name
         }
-        if keeping { fetcher.draft.keep() }
+        if keeping { attempt.keep() }
         return name
     }
 
@@ -290,7 +296,7 @@ struct FetcherTests {
         try await withCache { cache in
             try cached(cache, age: 10)
             let network = StubTransport.script([])
-            #expect(try await get(fetcher(network, cache)) == "Wookie")
+            #expect(try await get(attempt(network, cache)) == "Wookie")
             #expect(network.requests.isEmpty)
         }
     }
@@ -299,7 +305,7 @@ struct FetcherTests {
         try await withCache { cache in
             try cached(cache, age: -3600)
             let network = StubTransport.script([.response(HTTPResponse(status: 304, body: Data()))])
-            _ = try await get(fetcher(network, cache))
+            _ = try await get(attempt(network, cache))
             #expect(network.requests.count == 1)
             #expect(cache.read(url)?.fetched == now)
         }
@@ -309,7 +315,7 @@ struct FetcherTests {
         try await withCache { cache in
             try cached(cache, age: 600)
             let network = StubTransport.script([.response(HTTPResponse(status: 304, body: Data()))])
-            #expect(try await get(fetcher(network, cache)) == "Wookie")
+            #expect(try await get(attempt(network, cache)) == "Wookie")
             #expect(network.requests.first?.headers["If-None-Match"] == "\"v1\"")
             #expect(cache.read(url)?.fetched == now)
         }
@@ -322,7 +328,7 @@ struct FetcherTests {
             let network = StubTransport.script([
                 .response(HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: body))
             ])
-            #expect(try await get(fetcher(network, cache)) == "Wookiee")
+            #expect(try await get(attempt(network, cache)) == "Wookiee")
             #expect(cache.read(url)?.etag == "\"v2\"")
             #expect(cache.read(url)?.body == body)
         }
@@ -332,7 +338,7 @@ struct FetcherTests {
         try await withCache { cache in
             try cached(cache, age: 1)
             let network = StubTransport.script([.response(HTTPResponse(status: 304, body: Data()))])
-            _ = try await get(fetcher(network, cache, mode: .refresh))
+            _ = try await get(attempt(network, cache, mode: .refresh))
             #expect(network.requests.count == 1)
         }
     }
@@ -348,7 +354,7 @@ struct FetcherTests {
     func refusedAnswersAreNotCached(response: HTTPResponse) async throws {
         try await withCache { cache in
             let network = StubTransport.script([.response(response)])
-            await #expect(throws: SpeciesError.self) { _ = try await get(fetcher(network, cache)) }
+            await #expect(throws: SpeciesError.self) { _ = try await get(attempt(network, cache)) }
             #expect(cache.read(url) == nil)
             #expect(cache.summary().entries == 0)
         }
@@ -358,7 +364,7 @@ struct FetcherTests {
         try await withCache { cache in
             try cached(cache, age: 1, body: "<html>left by an older species</html>")
             let network = StubTransport.script([.json(Data(Self.wookie.utf8))])
-            #expect(try await get(fetcher(network, cache)) == "Wookie")
+            #expect(try await get(attempt(network, cache)) == "Wookie")
             #expect(network.requests.count == 1)
             #expect(network.requests.first.map { _ in cache.read(url)?.body } == Data(Self.wookie.utf8))
         }
@@ -366,7 +372,7 @@ struct FetcherTests {
 
     @Test func a304ToAQuestionNotAskedIsAnError() async throws {
         let network = StubTransport.script([.response(HTTPResponse(status: 304, body: Data()))])
-        let error = await speciesError { _ = try await get(fetcher(network, nil)) }
+        let error = await speciesError { _ = try await get(attempt(network, nil)) }
         #expect(error == .httpStatus(304, url: url))
         #expect(
             error?.description
@@ -376,20 +382,19 @@ struct FetcherTests {
 
     @Test func noCacheAsksTheNetworkEveryTime() async throws {
         let network = StubTransport.script([.json(Data(#"{"name":"1"}"#.utf8)), .json(Data(#"{"name":"2"}"#.utf8))])
-        _ = try await get(fetcher(network, nil))
-        #expect(try await get(fetcher(network, nil)) == "2")
+        _ = try await get(attempt(network, nil))
+        #expect(try await get(attempt(network, nil)) == "2")
     }
 
     @Test func offlineAnswersFromAnEntryOfAnyAgeNeverTheNetwork() async throws {
         try await withCache { cache in
             let network = StubTransport.script([])
-            let offline = fetcher(network, cache, mode: .offline)
-            let error = await speciesError { _ = try await get(offline) }
+            let error = await speciesError { _ = try await get(attempt(network, cache, mode: .offline)) }
             #expect(error == .notCached(url: url))
             try cached(cache, age: 1_000_000)
-            let cacheOnly = offline.cacheOnly()
+            let cacheOnly = attempt(network, cache, mode: .offline)
             #expect(try await get(cacheOnly, keeping: false) == "Wookie")
-            #expect(cacheOnly.draft.oldestFromCache == now.addingTimeInterval(-1_000_000), "how old the answer is")
+            #expect(cacheOnly.oldestFromCache == now.addingTimeInterval(-1_000_000), "how old the answer is")
             #expect(network.requests.isEmpty)
         }
     }

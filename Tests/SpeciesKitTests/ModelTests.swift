@@ -259,8 +259,8 @@ struct SpeciesPageTests {
             let key = json == drf ? "count" : "total_records"
             let expected: SpeciesError =
                 count.isEmpty
-                ? .invalidResponse(url: url, problem: "'\(key)' is missing")
-                : .invalidResponse(url: url, problem: "'\(key)' is not a whole number from 0 up")
+                ? .invalidResponse(url: url, .missing(path: key))
+                : .invalidResponse(url: url, .wrongType(path: key, expected: "a whole number from 0 up"))
             #expect(throws: expected) { _ = try ResponseBody.decode(ListingBody.self, from: Data(json.utf8), url: url) }
         }
     }

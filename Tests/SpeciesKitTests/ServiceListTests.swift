@@ -144,7 +144,7 @@ struct ServiceListTests {
         _ = try await client(again, telling: next).page(2)
         #expect(again.requests(to: Self.dev).isEmpty && again.requests(to: Self.py4e).count == 1)
         #expect(next.notes.isEmpty)
-        let record = try #require(ServiceMemory.all(in: ResponseCache(directory: folder)).first)
+        let record = try #require(ResponseCache(directory: folder).rememberedServices().first)
         #expect(
             record.list == ["https://swapi.dev/api/", "https://swapi.py4e.com/api/"]
                 && record.remembered.service == "https://swapi.py4e.com/api/")
@@ -155,10 +155,10 @@ struct ServiceListTests {
         _ = try await client(try Services(failing: [Self.dev: .failure(.insecureConnection)])).page(1)
         let stale = RecordingDiagnostics()
         let services = try Services(failing: [Self.dev: .failure(.insecureConnection)])
-        let since = try #require(ServiceMemory.all(in: ResponseCache(directory: folder)).first?.remembered.since)
+        let since = try #require(ResponseCache(directory: folder).rememberedServices().first?.remembered.since)
         _ = try await client(services, maxAge: 0, telling: stale).page(1)
         #expect(services.requests(to: Self.dev).count == 1 && stale.notes.isEmpty)
-        let record = try #require(ServiceMemory.all(in: ResponseCache(directory: folder)).first?.remembered)
+        let record = try #require(ResponseCache(directory: folder).rememberedServices().first?.remembered)
         #expect(record.since == since && record.confirmed > since)
     }
 
@@ -169,7 +169,7 @@ struct ServiceListTests {
         _ = try await client(services, telling: later).page(2)
         #expect(later.notes == ["swapi.py4e.com did not answer (stubbed unknownHost); answered by swapi.dev"])
         #expect(
-            ServiceMemory.all(in: ResponseCache(directory: folder)).first?.remembered.service
+            ResponseCache(directory: folder).rememberedServices().first?.remembered.service
                 == "https://swapi.dev/api/")
     }
 
@@ -279,12 +279,12 @@ struct ServiceListTests {
         let left = RecordedValues<Double>()
         let recorded = try Services(failing: [Self.dev: .after(2, .failure(.connectionRefused))])
         let services = StubTransport { request in
-            left.append(request.limits.deadline?.secondsLeft ?? -1)
+            left.append(request.limits.deadline.secondsLeft)
             return try await recorded.send(request)
         }
         _ = try await client(services, cached: false, timeout: 10, serial: true).allSpecies()
         #expect(left.all == [10, 8, 8, 8, 8], "what is left of the one deadline, not 10 s again")
-        #expect(services.requests.allSatisfy { $0.limits.deadline?.seconds == 10 })
+        #expect(services.requests.allSatisfy { $0.limits.deadline.seconds == 10 })
     }
 
     /// `--serial` against a slow but steady service: each page takes 2 s,
@@ -368,7 +368,7 @@ struct ServiceListTests {
         let cache = ResponseCache(directory: folder)
         #expect(cache.read(URL(string: "https://swapi.dev/api/species/")!) == nil)
         #expect(cache.summary().entries == 4, "the four pages of swapi.py4e.com")
-        #expect(ServiceMemory.all(in: cache).first?.remembered.service == "https://swapi.py4e.com/api/")
+        #expect(cache.rememberedServices().first?.remembered.service == "https://swapi.py4e.com/api/")
     }
 
     /// Alone, such a service has no whole answer: no listing at all.

@@ -74,7 +74,7 @@ struct SpeciesClientTests {
         let url = Dialect.drf.listingURL(root)
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data(fixture))])
         let error = await speciesError { _ = try await client(transport).page() }
-        #expect(error == .invalidResponse(url: url, problem: problem))
+        #expect(error?.description == "\(url) did not answer with SWAPI JSON: \(problem)")
     }
 
     @Test func anEmptyBodyIsInvalid() async {
@@ -82,14 +82,15 @@ struct SpeciesClientTests {
         let error = await speciesError {
             _ = try await client(StubTransport([url.absoluteString: .json(Data())])).page()
         }
-        #expect(error == .invalidResponse(url: url, problem: "the body is empty"))
+        #expect(error == .invalidResponse(url: url, .notJSON(begins: "")))
+        #expect(error?.description == "\(url) did not answer with SWAPI JSON: the body is empty")
     }
 
     @Test func anObjectThatIsNotASpeciesIsInvalid() async throws {
         let url = root.speciesURL(id: 3)
         let transport = StubTransport([url.absoluteString: .json(Data(#"{"detail":"Not found"}"#.utf8))])
         let error = await speciesError { _ = try await client(transport).species(.id(3)) }
-        #expect(error == .invalidResponse(url: url, problem: "it has neither 'name' nor 'url': it is not a species"))
+        #expect(error == .invalidResponse(url: url, .notASpecies))
     }
 
     @Test func aTransportFailureIsUnreachable() async {
@@ -254,8 +255,7 @@ struct ConcurrentPagesTests {
     }
 
     @Test func aCountOfIntMaxNeitherOverflowsNorPlansTooFar() async throws {
-        let refused = SpeciesError.refused(
-            url: URL(string: "https://swapi.dev/api/species/")!, problem: "it counts more species than 500 pages hold")
+        let refused = SpeciesError.tooLarge(url: URL(string: "https://swapi.dev/api/species/")!, .pages(500))
         let api = StubTransport.synthetic(species: 25, count: Int.max)
         #expect(await speciesError { _ = try await names(api) } == refused)
         #expect(api.urls.count < 20, "not the 500 pages the count implies")

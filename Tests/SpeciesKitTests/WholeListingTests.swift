@@ -60,7 +60,7 @@ struct WholeListingTests {
         let cache = ResponseCache(directory: folder)
         #expect(cache.read(URL(string: Self.dev + "species/")!) == nil)
         #expect(cache.read(URL(string: Self.dev + "species/?page=2")!) == nil)
-        #expect(ServiceMemory.all(in: cache).first?.remembered.service == Self.py4e)
+        #expect(cache.rememberedServices().first?.remembered.service == Self.py4e)
     }
 
     /// Case 1: a page without a whole count, 0 or more.

@@ -6,9 +6,10 @@ import Synchronization
 /// says, keeps the request (with its limits), and counts how many were in
 /// flight at once. With `firstRound`, the first requests are held until
 /// that many wait together, as a client that asks for them in one round
-/// trip makes them; one that waits for an answer first is held until
-/// `patience` (wall-clock seconds) has passed, which `stalled` then tells.
-/// Requests `passes` lets through are never held.
+/// trip makes them: all are started before any is awaited, so each has
+/// come once the others have had their turns. A client that waits for an
+/// answer first is let through at once, and `stalled` tells so. Requests
+/// `passes` lets through are never held.
 public final class StubTransport: HTTPTransport {
     public typealias Answer = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
@@ -16,11 +17,11 @@ public final class StubTransport: HTTPTransport {
     public enum Reply: Sendable {
         case response(HTTPResponse)
         case failure(TransportError.Kind)
-        /// No answer: the request ends at its deadline, or at the start of
-        /// its pace, as a transport ends one that hangs.
+        /// No answer: the request ends at its deadline, as a transport ends
+        /// one that hangs.
         case hang
         /// The reply, after `seconds` on the request's clock; or, when its
-        /// deadline or pace ends it first, no answer.
+        /// deadline ends it first, no answer.
         indirect case after(Double, Reply)
 
         public static func json(_ body: Data, status: Int = 200) -> Reply {
@@ -41,11 +42,10 @@ public final class StubTransport: HTTPTransport {
             case .hang:
                 return try await Reply.after(.infinity, self).answer(request)
             case .after(let seconds, let reply):
-                let deadline = request.limits.deadline ?? Deadline(seconds: 1e9)
-                let limit = min(deadline.secondsLeft, request.limits.minimumPace?.firstByte ?? .infinity)
-                try await deadline.sleep(min(seconds, limit))
-                guard seconds <= limit else {
-                    throw TransportError(.timedOut(seconds: limit), url: request.url, detail: "stubbed timeout")
+                let left = request.limits.deadline.secondsLeft
+                try await request.limits.deadline.sleep(seconds)
+                guard seconds <= left else {
+                    throw TransportError(.timedOut(seconds: left), url: request.url, detail: "stubbed timeout")
                 }
                 return try await reply.answer(request)
             }
@@ -56,24 +56,22 @@ public final class StubTransport: HTTPTransport {
         var requests: [HTTPRequest] = []
         var inFlight = 0
         var mostInFlight = 0
-        var held: [CheckedContinuation<Void, Never>] = []
+        var held = 0
         var open: Bool
         var stalled = false
     }
 
     private let answer: Answer
     private let firstRound: Int
-    private let patience: Double
     private let passes: @Sendable (URL) -> Bool
     private let state: Mutex<State>
 
     public init(
-        firstRound: Int? = nil, patience: Double = 60, passes: @escaping @Sendable (URL) -> Bool = { _ in false },
+        firstRound: Int? = nil, passes: @escaping @Sendable (URL) -> Bool = { _ in false },
         _ answer: @escaping Answer
     ) {
         self.answer = answer
         self.firstRound = firstRound ?? 0
-        self.patience = patience
         self.passes = passes
         state = Mutex(State(open: firstRound == nil))
     }
@@ -105,39 +103,29 @@ public final class StubTransport: HTTPTransport {
     public var stalled: Bool { state.withLock { $0.stalled } }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let round = state.withLock { state -> Int? in
+        let held = state.withLock { state in
             state.requests.append(request)
             state.inFlight += 1
             state.mostInFlight = max(state.mostInFlight, state.inFlight)
-            return state.open || passes(request.url) ? nil : state.requests.count
+            guard !state.open, !passes(request.url) else { return false }
+            state.held += 1
+            return true
         }
-        if round != nil { await waitForTheRound() }
+        if held { await waitForTheRound() }
         defer { state.withLock { $0.inFlight -= 1 } }
         return try await answer(request)
     }
 
+    /// Waits while the round's other requests, started already, take their
+    /// turns to come; when they have not come by then, they never will.
     private func waitForTheRound() async {
-        await withCheckedContinuation { continuation in
-            let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.held.append(continuation)
-                guard state.held.count >= firstRound else { return [] }
-                state.open = true
-                defer { state.held = [] }
-                return state.held
-            }
-            released.forEach { $0.resume() }
-            if released.isEmpty, state.withLock({ $0.held.count == 1 }) {
-                Task { [self] in
-                    try? await Task.sleep(nanoseconds: UInt64(patience * 1e9))
-                    let late = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                        guard !state.open else { return [] }
-                        (state.open, state.stalled) = (true, true)
-                        defer { state.held = [] }
-                        return state.held
-                    }
-                    late.forEach { $0.resume() }
-                }
-            }
+        for _ in 0..<10_000 {
+            if state.withLock({ $0.open || $0.held >= firstRound }) { break }
+            await Task.yield()
+        }
+        state.withLock { state in
+            if !state.open, state.held < firstRound { state.stalled = true }
+            state.open = true
         }
     }
 }

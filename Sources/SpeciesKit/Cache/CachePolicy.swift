@@ -23,6 +23,14 @@ public struct CachePolicy: Sendable, Equatable {
     /// When an entry is the answer, and when the server is asked.
     public var mode: Mode
 
+    /// Whether what was fetched, or confirmed, at `date` may answer at
+    /// `now`: at most `maxAge` seconds before it, and not after (a clock
+    /// set back).
+    static func isFresh(_ date: Date, now: Date, maxAge: Double) -> Bool {
+        let age = now.timeIntervalSince(date)
+        return age >= 0 && age < maxAge
+    }
+
     /// A cache in `directory` (none when nil).
     public init(directory: URL?, maxAge: Double = defaultMaxAge, mode: Mode = .normal) {
         self.directory = directory

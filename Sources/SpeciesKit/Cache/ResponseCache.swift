@@ -9,7 +9,7 @@ import Darwin
 /// Responses on disk, one file per URL, under `$XDG_CACHE_HOME/species/`
 /// (else `~/.cache/species/`). A file holds a short text header (the URL,
 /// when it was fetched, its validators, the body's length) and the body.
-/// Only bodies that were read as SWAPI JSON are ever written (`Fetcher`).
+/// Only bodies that were read as SWAPI JSON are ever written (`Attempt`).
 ///
 /// Writes go to a temporary file of the cache's own, readable by its owner
 /// only, that is then renamed over the entry: a reader never sees half an
@@ -60,8 +60,8 @@ package struct ResponseCache: Sendable {
     /// A header longer than this is no entry's: it holds a URL and two
     /// validators.
     static let maxHeaderSize = 64 * 1024
-    /// A record is a line or two (`ServiceMemory`): a
-    /// larger one is none, and is not read.
+    /// A record is a line or two (ResponseCache+Records.swift): a larger
+    /// one is none, and is not read.
     static let maxRecordSize = 4096
 
     package let directory: URL
@@ -103,20 +103,20 @@ package struct ResponseCache: Sendable {
     }
 
     /// The value remembered as `key`, and when.
-    package func record(_ key: String) -> (value: String, written: Date)? {
+    func record(_ key: String) -> (value: String, written: Date)? {
         read(key, suffix: Self.recordSuffix, maxBodySize: Self.maxRecordSize).map {
             (String(decoding: $0.body, as: UTF8.self), $0.fetched)
         }
     }
 
-    /// Remembers `value` as `key`.
-    package func remember(_ value: String, as key: String) throws(Failure) {
-        try write(Entry(url: key, fetched: Date(), body: Data(value.utf8)), suffix: Self.recordSuffix)
+    /// Remembers `value` as `key`, written `now`.
+    func remember(_ value: String, as key: String, at now: Date) throws(Failure) {
+        try write(Entry(url: key, fetched: now, body: Data(value.utf8)), suffix: Self.recordSuffix)
     }
 
     /// Every record whose key starts with `prefix`: its key, value and
     /// when it was written.
-    package func records(prefix: String) -> [(key: String, value: String, written: Date)] {
+    func records(prefix: String) -> [(key: String, value: String, written: Date)] {
         ownFiles().filter { $0.lastPathComponent.hasSuffix(Self.recordSuffix) }.compactMap { file in
             guard let record = EntryFile(path: file.path, maxBodySize: Self.maxRecordSize), let header = record.header,
                 header.url.hasPrefix(prefix), let entry = record.entry(header)

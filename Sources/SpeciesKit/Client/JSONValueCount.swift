@@ -32,11 +32,10 @@ struct JSONValueCount {
         self.maxLongStrings = maxLongStrings
     }
 
-    /// What `json` holds past the limits, in words ("more than 2184533 JSON
-    /// values"); nil when it is within them. Object keys are not values;
+    /// Which limit `json` passes; nil when it is within them. Object keys are not values;
     /// every element of an array and every member's value is. Only the
     /// structure is read: what is not JSON is left to the decoder.
-    func excess(in json: Data) -> String? {
+    func excess(in json: Data) -> Excess? {
         json.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             // Each open container: true for an array. Deeper than the
@@ -52,7 +51,7 @@ struct JSONValueCount {
                 if isValue {
                     values += 1
                     expectsValue = false
-                    if values > maxValues { return "more than \(maxValues) JSON values" }
+                    if values > maxValues { return .values(maxValues) }
                 }
                 switch byte {
                 case UInt8(ascii: "\""):
@@ -64,7 +63,7 @@ struct JSONValueCount {
                     if isValue, index - start > 16 {
                         longStrings += 1
                         if longStrings > maxLongStrings {
-                            return "more than \(maxLongStrings) strings longer than 15 bytes"
+                            return .longStrings(maxLongStrings)
                         }
                     }
                 case UInt8(ascii: "["), UInt8(ascii: "{"):

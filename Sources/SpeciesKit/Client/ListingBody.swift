@@ -67,7 +67,7 @@ struct ListingBody: Decodable, Sendable {
         guard let count = try? container.decode(Int.self, forKey: key), count >= 0 else {
             if !container.contains(key) { _ = try container.decode(Int.self, forKey: key) }
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "is not a whole number from 0 up")
+                forKey: key, in: container, debugDescription: "a whole number from 0 up")
         }
         return count
     }

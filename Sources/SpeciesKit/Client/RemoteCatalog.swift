@@ -1,10 +1,10 @@
 import Foundation
 
 /// SWAPI's species as the API serves them, in whichever dialect it speaks,
-/// through the fetcher (and so its cache): a page, every page, one species,
-/// and the names of what species link to. Every body is checked as it
-/// arrives; a field that could not be read is reported as a warning, to the
-/// draft of the answer (`AnswerDraft`), which also hears what is handed over.
+/// through one attempt at the service (and so its cache): a page, every
+/// page, one species, and the names of what species link to. Every body is
+/// checked as it arrives; a field that could not be read is a warning,
+/// which the attempt holds, as it hears what is handed over.
 ///
 /// A service that is not SWAPI gives way (`SpeciesError.meansUnanswered`):
 /// one whose species list answers 404 or is empty, or whose listing is not
@@ -18,25 +18,13 @@ struct RemoteCatalog: SpeciesSource {
     /// Requests at once, as many as URLSession's connections to a host.
     static let concurrency = 6
 
-    let root: APIRoot
-    let fetcher: Fetcher
+    let attempt: Attempt
     /// Follow `next` one page at a time.
     let serial: Bool
-    let memory: ServiceMemory
 
-    private var draft: AnswerDraft { fetcher.draft }
-    private var diagnostics: any Diagnostics { draft }
-
-    /// The same catalog, answering from the cache alone, whatever its age.
-    func cacheOnly() -> RemoteCatalog {
-        RemoteCatalog(root: root, fetcher: fetcher.cacheOnly(), serial: serial, memory: memory)
-    }
-
-    /// The dialect of the API: as its answers showed, in this process or an
-    /// earlier one; else the one its host is known for; else drf's.
-    var dialect: Dialect {
-        memory.dialect(of: root) ?? Dialect.guess(for: root)
-    }
+    private var root: APIRoot { attempt.root }
+    private var draft: Attempt { attempt }
+    private var diagnostics: any Diagnostics { attempt }
 
     /// The listing at `url`, which must be in `expected`'s dialect (with its
     /// results in full). When it is not, and the listing is the first answer
@@ -49,9 +37,9 @@ struct RemoteCatalog: SpeciesSource {
         do {
             listing = try await read(listing: url, expected: expected, first: first)
         } catch SpeciesError.httpStatus(404, let url) where opens {
-            throw SpeciesError.notSWAPI(url: url, problem: "its species list answered HTTP 404 Not Found")
+            throw SpeciesError.notSWAPI(url: url, status: 404)
         }
-        memory.learn(listing.dialect, for: root, trace: diagnostics.trace)
+        attempt.learn(listing.dialect)
         guard listing.dialect == expected, listing.expanded else {
             throw DialectMismatch(dialect: listing.dialect, url: url)
         }
@@ -62,17 +50,13 @@ struct RemoteCatalog: SpeciesSource {
     }
 
     private func read(listing url: URL, expected: Dialect, first: Bool) async throws -> ListingBody {
-        try await fetcher.get(url) { body, url throws(SpeciesError) in
+        try await attempt.get(url) { body, url throws(SpeciesError) in
             let listing = try ResponseBody.decode(ListingBody.self, from: body, url: url)
             if listing.dialect == .tech, expected == .tech, !listing.expanded {
-                throw .invalidResponse(url: url, problem: "its results are names only, though asked with expanded=true")
+                throw .invalidResponse(url: url, .namesOnly)
             }
             if !first, listing.dialect != expected || !listing.expanded {
-                throw .invalidResponse(
-                    url: url,
-                    problem:
-                        "it answers in \(listing.dialect.service) form, where the first page answered in \(expected.service)"
-                )
+                throw .invalidResponse(url: url, .formChanged(to: listing.dialect.service, from: expected.service))
             }
             return listing
         }
@@ -144,7 +128,7 @@ struct RemoteCatalog: SpeciesSource {
     /// guess is right, every page comes in one round trip; when it is not,
     /// `PageWalk` fetches the rest, or drops the pages past the end.
     private func expectedPages(at first: URL, in dialect: Dialect, search: String?) -> (pages: Int, source: String) {
-        if let body = fetcher.cache?.read(first)?.body,
+        if let body = attempt.cache?.read(first)?.body,
             let listing = try? ResponseBody.decode(ListingBody.self, from: body, url: first), listing.dialect == dialect
         {
             let pages = Paging(count: listing.count, size: listing.species.count).pages
@@ -157,7 +141,7 @@ struct RemoteCatalog: SpeciesSource {
     /// it again in that one. A service whose answers go back to a dialect
     /// already tried does not answer as SWAPI does.
     private func inDialect<Value>(_ body: (Dialect) async throws -> Value) async throws -> Value {
-        var dialect = self.dialect
+        var dialect = attempt.dialect
         var tried: Set<Dialect> = []
         while true {
             tried.insert(dialect)
@@ -166,10 +150,7 @@ struct RemoteCatalog: SpeciesSource {
             } catch let mismatch as DialectMismatch {
                 guard !tried.contains(mismatch.dialect) else {
                     throw SpeciesError.invalidResponse(
-                        url: mismatch.url,
-                        problem:
-                            "it answers in \(mismatch.dialect.service) form, where an answer before was in \(dialect.service)"
-                    )
+                        url: mismatch.url, .formChanged(to: mismatch.dialect.service, from: dialect.service))
                 }
                 dialect = mismatch.dialect
             }
@@ -198,7 +179,8 @@ struct RemoteCatalog: SpeciesSource {
     }
 
     func species(id: Int) async throws -> StarWarsSpecies {
-        try await species(at: dialect.url(of: ResourceReference(.species, id), under: root), what: "species \(id)")
+        try await species(
+            at: attempt.dialect.url(of: ResourceReference(.species, id), under: root), what: "species \(id)")
     }
 
     /// The species at `url`; at another service's URL, the species of the
@@ -214,11 +196,11 @@ struct RemoteCatalog: SpeciesSource {
 
     private func species(at url: URL, what: String) async throws -> StarWarsSpecies {
         let decoded = try await answeringNotFound(what) {
-            try await fetcher.get(url) { body, url throws(SpeciesError) in
+            try await attempt.get(url) { body, url throws(SpeciesError) in
                 let decoded = try ResponseBody.decode(DetailBody<StarWarsSpecies.Decoded>.self, from: body, url: url)
                     .value
                 guard decoded.species.name != nil || decoded.species.url != nil else {
-                    throw .invalidResponse(url: url, problem: "it has neither 'name' nor 'url': it is not a species")
+                    throw .invalidResponse(url: url, .notASpecies)
                 }
                 return decoded
             }
@@ -233,7 +215,7 @@ struct RemoteCatalog: SpeciesSource {
     /// The name or title, and episode, of a planet, person or film.
     func resource(_ reference: ResourceReference) async throws -> RelatedResource? {
         try await answeringNotFound(reference.description) {
-            try await fetcher.get(dialect.url(of: reference, under: root)) { body, url throws(SpeciesError) in
+            try await attempt.get(attempt.dialect.url(of: reference, under: root)) { body, url throws(SpeciesError) in
                 try ResponseBody.decode(DetailBody<RelatedResource>.self, from: body, url: url).value
             }
         }

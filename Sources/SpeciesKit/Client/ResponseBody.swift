@@ -4,52 +4,36 @@ import Foundation
 /// when it is not the JSON expected, in words a user can act on.
 enum ResponseBody {
     static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, url: URL) throws(SpeciesError) -> Value {
-        guard let first = body.first(where: { !$0.isJSONWhitespace }) else {
-            throw .invalidResponse(url: url, problem: "the body is empty")
-        }
+        let first = body.first { !$0.isJSONWhitespace }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-            throw .invalidResponse(url: url, problem: "the body is not JSON (it begins \(preview(of: body)))")
+            throw .invalidResponse(url: url, .notJSON(begins: first == nil ? "" : preview(of: body)))
         }
         do {
             return try JSONDecoder().decode(Value.self, from: body)
-        } catch let error as SpeciesIssue.TooManyElements {
-            throw .refused(
-                url: url, problem: "it lists \(error.count) species; more than \(SpeciesIssue.maxElements) are refused")
         } catch let error as DecodingError {
-            throw .invalidResponse(url: url, problem: describe(error))
+            throw .invalidResponse(url: url, problem(error))
         } catch {
-            throw .invalidResponse(url: url, problem: "the body is not valid JSON (it may be cut short)")
+            throw .invalidResponse(url: url, .malformed)
         }
     }
 
-    /// `'results' is missing`, `'results' is not an array`, or, for a
-    /// syntax error, that the body is not valid JSON.
-    static func describe(_ error: DecodingError) -> String {
+    /// What a decoding error says of the body: a value missing or of
+    /// another kind, at its path, or JSON that does not parse.
+    static func problem(_ error: DecodingError) -> ResponseProblem {
         func path(_ context: DecodingError.Context, adding key: (any CodingKey)? = nil) -> String {
-            let keys = context.codingPath + (key.map { [$0] } ?? [])
             var text = ""
-            for key in keys {
-                if let index = key.intValue {
-                    text += "[\(index)]"
-                } else {
-                    text += (text.isEmpty ? "" : ".") + key.stringValue
-                }
+            for key in context.codingPath + (key.map { [$0] } ?? []) {
+                text += key.intValue.map { "[\($0)]" } ?? ((text.isEmpty ? "" : ".") + key.stringValue)
             }
-            return "'\(text)'"
+            return text
         }
         switch error {
-        case .keyNotFound(let key, let context):
-            return "\(path(context, adding: key)) is missing"
-        case .typeMismatch(let type, let context) where !context.codingPath.isEmpty:
-            return "\(path(context)) is not \(kind(of: type))"
-        case .valueNotFound(_, let context) where !context.codingPath.isEmpty:
-            return "\(path(context)) is null"
+        case .keyNotFound(let key, let context): return .missing(path: path(context, adding: key))
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return .wrongType(path: path(context), expected: kind(of: type))
         case .dataCorrupted(let context) where !context.codingPath.isEmpty:
-            return "\(path(context)) \(context.debugDescription)"
-        case .typeMismatch(let type, _):
-            return "the body is not \(kind(of: type))"
-        default:
-            return "the body is not valid JSON (it may be cut short)"
+            return .wrongType(path: path(context), expected: context.debugDescription)
+        default: return .malformed
         }
     }
 

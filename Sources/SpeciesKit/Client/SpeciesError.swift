@@ -24,28 +24,28 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// An HTTP error status that is not an answer: an error of the
     /// service, or a 404 from a service whose species list is not SWAPI's.
     case httpStatus(Int, url: URL)
-    /// The service answers, but not as SWAPI does: its species list is
-    /// missing (404) or empty, or it asks for credentials (401, 403).
-    case notSWAPI(url: URL, problem: String)
-    /// The server asks to wait longer than the timeout leaves.
-    case rateLimited(url: URL, status: Int, retryAfter: Double, secondsLeft: Double)
-    /// The answer is not SWAPI JSON, as `problem` says. The cache never
+    /// The service answers, but not as SWAPI does: its species list
+    /// answered `status` (404), or it asked for credentials (401, 403); nil,
+    /// its species list is empty.
+    case notSWAPI(url: URL, status: Int?)
+    /// The server asks to wait `retryAfter` seconds, longer than the
+    /// `secondsLeft` of the timeout, at the date `at`.
+    case rateLimited(url: URL, status: Int, retryAfter: Double, secondsLeft: Double, at: Date)
+    /// The answer is not SWAPI JSON, as the problem says. The cache never
     /// holds such an answer.
-    case invalidResponse(url: URL, problem: String)
+    case invalidResponse(url: URL, ResponseProblem)
     /// A listing that is not whole: the page at `url` does not add up with
     /// the others, as the fault says. No answer: the next source is asked.
     case incomplete(url: URL, ListingFault)
     /// The page at `url` links on with a `next` link that is not followed,
     /// for the reason the fault gives. No answer: the next source is asked.
     case badLink(url: URL, link: String, LinkFault)
-    /// The answer breaks a cap of the client: on pages, species or headers.
-    case refused(url: URL, problem: String)
-    /// The answer is larger than the client accepts: in bytes, or in the
-    /// JSON values its body holds (one for every 48 bytes of the size limit).
-    case tooLarge(url: URL, problem: String)
-    /// The API sends the client elsewhere: a redirect off its origin, as a
-    /// captive portal's, or one that never ends. No SWAPI answer came.
-    case redirected(url: URL, problem: String)
+    /// The answer passes a limit of the client, as the excess says.
+    case tooLarge(url: URL, Excess)
+    /// The API sends the client elsewhere: to `location`, off its origin,
+    /// as a captive portal does; nil, round and round, more than ten times.
+    /// No SWAPI answer came.
+    case redirected(url: URL, location: String?)
     /// A URL that is not a species of the client's services; `expected`
     /// shows the form of one.
     case notASpeciesURL(String, expected: String)
@@ -144,24 +144,30 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 }
             return Facts(
                 sentence, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true)
-        case .notSWAPI(let url, let problem):
+        case .notSWAPI(let url, let status):
+            let problem =
+                switch status {
+                case nil: "its species list is empty"
+                case 404?: "its species list answered HTTP 404 Not Found"
+                case let status?: "it answered HTTP \(status) \(HTTPStatusText.reason(status))"
+                }
             return Facts(
                 "\(url.redacted) does not answer as SWAPI does: \(problem)", .unavailable, cause: problem,
                 unanswered: true)
-        case .rateLimited(let url, let status, let retryAfter, let secondsLeft):
+        case .rateLimited(let url, let status, let retryAfter, let secondsLeft, let now):
             var text =
                 "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter)); "
                 + "\(TimeSpan.tenths(secondsLeft)) of the timeout are left"
             // A date past year 9999 would not read as one.
             if retryAfter < 200 * 365 * 86400 {
-                text += "; try again after \(Timestamp(Date().addingTimeInterval(retryAfter)).forPeople)"
+                text += "; try again after \(Timestamp(now.addingTimeInterval(retryAfter)).forPeople)"
             }
             return Facts(
                 text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true,
                 setting: .timeout)
         case .invalidResponse(let url, let problem):
             return Facts(
-                "\(url.redacted) did not answer with SWAPI JSON: \(problem)", .badAnswer,
+                "\(url.redacted) did not answer with SWAPI JSON: \(problem.sentence)", .badAnswer,
                 cause: "its answer is not SWAPI JSON", unanswered: true)
         case .incomplete(let url, let fault):
             return Facts("\(url.redacted) \(fault.sentence)", .badAnswer, unanswered: true)
@@ -169,11 +175,12 @@ public enum SpeciesError: Error, Sendable, Equatable {
             return Facts(
                 "\(url.redacted): its 'next' link '\(Excerpt.of(link))' \(fault.sentence)", .badAnswer, unanswered: true
             )
-        case .refused(let url, let problem):
-            return Facts("\(url.redacted): \(problem)", .badAnswer)
-        case .tooLarge(let url, let problem):
-            return Facts("\(url.redacted): \(problem)", .badAnswer, setting: .maxResponseSize)
-        case .redirected(let url, let problem):
+        case .tooLarge(let url, let excess):
+            return Facts("\(url.redacted): \(excess.sentence)", .badAnswer, setting: excess.setting)
+        case .redirected(let url, let location):
+            let problem =
+                location.map { "it redirects to another origin (\($0)); not followed" }
+                ?? "it redirects more than 10 times"
             return Facts("\(url.redacted): \(problem)", .badAnswer, cause: problem, unanswered: true)
         case .notASpeciesURL(let text, let expected):
             return Facts("'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))", .badQuestion)
@@ -252,6 +259,76 @@ public enum SpeciesError: Error, Sendable, Equatable {
     }
 }
 
+/// What in a body is not SWAPI JSON: what makes
+/// ``SpeciesError/invalidResponse(url:_:)``.
+public enum ResponseProblem: Sendable, Equatable {
+    /// The body is not JSON; it begins with this text (empty: no body).
+    case notJSON(begins: String)
+    /// The JSON breaks off or breaks its syntax: it may be cut short.
+    case malformed
+    /// The value at `path` (`results`, `count`; empty for the whole body)
+    /// is missing.
+    case missing(path: String)
+    /// The value at `path` (empty for the whole body) is not `expected`
+    /// (`an array`, `a whole number from 0 up`).
+    case wrongType(path: String, expected: String)
+    /// swapi.tech's species came as names only, though asked in full.
+    case namesOnly
+    /// The answer is in one service's form where an answer before was in
+    /// another's (`swapi.tech's`, `swapi.dev's`).
+    case formChanged(to: String, from: String)
+    /// The object has neither a name nor a URL: it is no species.
+    case notASpecies
+
+    var sentence: String {
+        switch self {
+        case .notJSON(let begins) where begins.isEmpty: "the body is empty"
+        case .notJSON(let begins): "the body is not JSON (it begins \(begins))"
+        case .malformed: "the body is not valid JSON (it may be cut short)"
+        case .missing(let path): "'\(path)' is missing"
+        case .wrongType(let path, let expected) where path.isEmpty: "the body is not \(expected)"
+        case .wrongType(let path, let expected): "'\(path)' is not \(expected)"
+        case .namesOnly: "its results are names only, though asked with expanded=true"
+        case .formChanged(let to, let from): "it answers in \(to) form, where an answer before was in \(from)"
+        case .notASpecies: "it has neither 'name' nor 'url': it is not a species"
+        }
+    }
+}
+
+/// A limit of the client that an answer passes: what makes
+/// ``SpeciesError/tooLarge(url:_:)``.
+public enum Excess: Sendable, Equatable {
+    /// The body is larger than this many bytes.
+    case bytes(Int)
+    /// The body holds more JSON values than this (one for every 48 bytes
+    /// of the size limit).
+    case values(Int)
+    /// The body holds more strings longer than 15 bytes than this (one for
+    /// every 96 bytes of the size limit).
+    case longStrings(Int)
+    /// The headers run past 500 lines or 100 KiB.
+    case headers
+    /// The count makes more pages than this.
+    case pages(Int)
+
+    var sentence: String {
+        switch self {
+        case .bytes(let limit): "the response is larger than \(ByteCount.describe(limit))"
+        case .values(let limit): "it holds more than \(limit) JSON values"
+        case .longStrings(let limit): "it holds more than \(limit) strings longer than 15 bytes"
+        case .headers: "the response has more than 500 header lines or 100 KiB of headers"
+        case .pages(let limit): "it counts more species than \(limit) pages hold"
+        }
+    }
+
+    var setting: SpeciesError.Setting? {
+        switch self {
+        case .bytes, .values, .longStrings: .maxResponseSize
+        case .headers, .pages: nil
+        }
+    }
+}
+
 /// How a page of a listing does not add up with the others: what makes
 /// ``SpeciesError/incomplete(url:_:)``. Every page carries page 1's count;
 /// every page but the last holds as many species as page 1 and links to the
@@ -323,6 +400,18 @@ public struct ServiceFailure: Sendable, Equatable {
         self.service = service
         self.error = error
         self.dropped = dropped
+    }
+}
+
+extension SpeciesError {
+    /// What a transport's failure means for the answer.
+    init(_ error: TransportError) {
+        switch error.kind {
+        case .tooLarge(let limit): self = .tooLarge(url: error.url, .bytes(limit))
+        case .tooManyHeaders: self = .tooLarge(url: error.url, .headers)
+        case .redirectRefused(let location): self = .redirected(url: error.url, location: location)
+        default: self = .unreachable(error)
+        }
     }
 }
 

@@ -45,7 +45,7 @@ struct WholeListing {
 
     /// The species of page `number`, at `url`, once the page keeps the rule.
     /// - Throws: `SpeciesError.incomplete` for a page that breaks it;
-    ///   `.noSuchPage` past the last page; `.refused` for a count of more
+    ///   `.noSuchPage` past the last page; `.tooLarge` for a count of more
     ///   pages than species reads.
     mutating func add(_ page: ListingBody, number: Int, at url: URL) throws(SpeciesError) -> [StarWarsSpecies] {
         let paging =
@@ -53,11 +53,11 @@ struct WholeListing {
             ?? Paging(
                 count: page.count, size: pageSize ?? (page.next == nil ? page.count : page.species.count))
         guard paging.pages <= RemoteCatalog.maxPages else {
-            throw .refused(url: url, problem: "it counts more species than \(RemoteCatalog.maxPages) pages hold")
+            throw .tooLarge(url: url, .pages(RemoteCatalog.maxPages))
         }
         guard number <= paging.pages else { throw .noSuchPage(number, pages: paging.pages, search: search) }
         let terms = SearchTerms(search ?? "")
-        if terms.terms.isEmpty, paging.count == 0 { throw .notSWAPI(url: url, problem: "its species list is empty") }
+        if terms.terms.isEmpty, paging.count == 0 { throw .notSWAPI(url: url, status: nil) }
         let fault: ListingFault? =
             if page.count != paging.count {
                 .countChanged(page.count, from: paging.count)

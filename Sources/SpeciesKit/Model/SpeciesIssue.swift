@@ -12,29 +12,16 @@ public struct SpeciesIssue: Hashable, Sendable, CustomStringConvertible {
         return "species \(species): \(field); treated as absent"
     }
 
-    /// A list of more species is refused before its elements are decoded:
-    /// no SWAPI comes near, and a page of 100,000 species is 70 MB.
-    static let maxElements = 200_000
-
-    /// The number of elements of a list refused for holding too many.
-    struct TooManyElements: Error {
-        let count: Int
-    }
-
     /// The species of a list whose elements decode as `Element`, and what
     /// could not be read of them; `species` finds the species in an element
     /// (nil skips it). One bad element does not sink the list.
-    /// - Throws: `TooManyElements` past `maxElements`.
     static func decodeElements<Element: Decodable>(
         of list: UnkeyedDecodingContainer, _ species: (Element) -> StarWarsSpecies.Decoded?
     ) throws -> ([StarWarsSpecies], [SpeciesIssue]) {
         var list = list
         var results: [StarWarsSpecies] = []
         var issues: [SpeciesIssue] = []
-        if let count = list.count {
-            guard count <= maxElements else { throw TooManyElements(count: count) }
-            results.reserveCapacity(count)
-        }
+        if let count = list.count { results.reserveCapacity(count) }
         while !list.isAtEnd {
             let position = list.currentIndex
             guard let decoded = try list.decode(Lenient<Element>.self).value.flatMap(species) else {

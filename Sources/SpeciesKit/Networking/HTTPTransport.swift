@@ -9,8 +9,8 @@ public struct HTTPRequest: Sendable {
     /// What the request may take: its deadline, its pace and its retries.
     public var limits: RequestLimits
 
-    /// A GET of `url`.
-    public init(url: URL, headers: [String: String] = [:], limits: RequestLimits = RequestLimits()) {
+    /// A GET of `url`, within `limits`.
+    public init(url: URL, headers: [String: String] = [:], limits: RequestLimits) {
         self.url = url
         self.headers = headers
         self.limits = limits
@@ -18,19 +18,20 @@ public struct HTTPRequest: Sendable {
 }
 
 /// What a request may take: the client decides it for each service it
-/// asks, and a transport keeps to it.
+/// asks, and a transport keeps to it. Time has two limits: the deadline,
+/// which every request has, and a minimum pace, which only a service that
+/// others follow has.
 public struct RequestLimits: Sendable {
-    /// When the request, its retries and their waits must have ended; nil
-    /// for no such bound.
-    public var deadline: Deadline?
-    /// How fast the response must come; nil for no such bound. A service of
-    /// a list that others follow gives way when it is slower.
+    /// When the request, its retries and their waits must have ended.
+    public var deadline: Deadline
+    /// How fast the response must come, the second limit; nil for none. A
+    /// service of a list that others follow gives way when it is slower.
     public var minimumPace: MinimumPace?
     /// Retries of HTTP 429, 500, 502, 503, 504 and dropped connections.
     public var retries: Int
 
     /// Limits of a request.
-    public init(deadline: Deadline? = nil, minimumPace: MinimumPace? = nil, retries: Int = 0) {
+    public init(deadline: Deadline, minimumPace: MinimumPace? = nil, retries: Int = 0) {
         self.deadline = deadline
         self.minimumPace = minimumPace
         self.retries = retries
@@ -148,10 +149,9 @@ public struct TransportError: Error, Sendable, Equatable {
         case tooLarge(limit: Int)
         /// The header block passed its limits; the transfer was stopped there.
         case tooManyHeaders
-        /// A redirect to another origin, or with no usable Location.
-        case redirectRefused(location: String)
-        /// The server asks to wait longer than the request's deadline leaves.
-        case throttled(status: Int, retryAfter: Double, secondsLeft: Double)
+        /// A redirect to another origin, at `location`; nil: more than ten
+        /// redirects in a row.
+        case redirectRefused(location: String?)
         /// Anything else, as `detail` says.
         case other
     }

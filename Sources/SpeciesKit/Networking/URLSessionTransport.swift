@@ -76,7 +76,7 @@ public final class URLSessionTransport: HTTPTransport {
             hop.url = followed
         }
         throw TransportError(
-            .redirectRefused(location: hop.url.redacted), url: request.url,
+            .redirectRefused(location: nil), url: request.url,
             detail: "it redirects more than \(Self.maxRedirects) times")
     }
 
@@ -301,7 +301,7 @@ private final class Exchange: Sendable {
     /// minimum pace, looked at `MinimumPace.Meter.interval` apart; ends
     /// with the exchange, or when cancelled.
     func watch(_ limits: RequestLimits) async throws {
-        let deadline = limits.deadline ?? Deadline(seconds: TimeSpan.longest)
+        let deadline = limits.deadline
         var meter = limits.minimumPace.map { MinimumPace.Meter($0, start: deadline.elapsed) }
         while true {
             guard !deadline.hasPassed else {
