@@ -58,16 +58,7 @@ struct ArgumentParser {
                     continue
                 }
                 guard let command = subcommands.first(where: { $0.name == word }) else {
-                    let names = subcommands.filter { !$0.hidden }.map(\.name)
-                    let isSpecies = SpeciesClient.builtInNames.contains { $0.lowercased() == word.lowercased() }
-                    mistake =
-                        mistake
-                        ?? .usage(
-                            "unknown subcommand '\(Excerpt.of(word))'"
-                                + (isSpecies
-                                    ? "; did you mean '\(root.path) show \(Excerpt.of(word))'?"
-                                    : EditDistance.suggestion(for: word, among: names)),
-                            of: root)
+                    mistake = mistake ?? .unknownSubcommand(word, among: subcommands, of: root)
                     continue
                 }
                 parsed.command = command
@@ -104,7 +95,7 @@ struct ArgumentParser {
             }
             let names = options.flatMap(\.names).filter { $0.hasPrefix("--") }
             throw .usage(
-                "unknown option '\(Excerpt.of(name))'" + EditDistance.suggestion(for: name, among: names), of: command)
+                "unknown option '\(Excerpt.of(name))'" + CommandError.suggestion(for: name, among: names), of: command)
         }
         if option == Options.help || option == Options.version {
             parsed.asked = option

@@ -49,5 +49,4 @@ struct CacheCommand: Sendable, Equatable {
             output.write("removed \(entries) (\(ByteCount.describe(removed.bytes))) from \(directory.path)\n")
         }
     }
-
 }

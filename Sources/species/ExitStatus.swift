@@ -82,7 +82,31 @@ struct CommandError: Error, Equatable {
     /// (the text, or the part of it that is wrong), and the nearest of
     /// `choices`.
     static func expected(_ expected: String, instead value: String, nearest choices: [String] = []) -> CommandError {
-        CommandError("expected \(expected)" + EditDistance.suggestion(for: value, among: choices), .usage, value: value)
+        CommandError("expected \(expected)" + suggestion(for: value, among: choices), .usage, value: value)
+    }
+
+    /// `word` is no subcommand: the nearest one, or, for a species name, the
+    /// command that shows it (`species wookie`), is suggested.
+    static func unknownSubcommand(_ word: String, among commands: [CommandDefinition], of command: CommandDefinition)
+        -> CommandError
+    {
+        let isSpecies = SpeciesClient.builtInNames.contains { $0.lowercased() == word.lowercased() }
+        return .usage(
+            "unknown subcommand '\(Excerpt.of(word))'"
+                + (isSpecies
+                    ? "; did you mean 'species show \(Excerpt.of(word))'?"
+                    : suggestion(for: word, among: commands.filter { !$0.hidden }.map(\.name))),
+            of: command)
+    }
+
+    /// `; did you mean 'A'?` for the candidates that `word` begins (three at
+    /// most), else for the one nearest it, if one is near: `--all` means
+    /// `--all-pages` as surely as `--pgae` means `--page`.
+    static func suggestion(for word: String, among candidates: [String]) -> String {
+        guard !word.isEmpty else { return "" }
+        let longer = candidates.filter { $0.count > word.count && $0.lowercased().hasPrefix(word.lowercased()) }
+        return EditDistance.didYouMean(
+            longer.isEmpty ? EditDistance.closest(to: word, among: candidates, limit: 1) : Array(longer.prefix(3)))
     }
 
     /// The error of a command: its own, or SpeciesKit's sentence with the
@@ -98,7 +122,7 @@ struct CommandError: Error, Equatable {
     /// `error: ...`, and, for a usage error, the usage line and where to
     /// read more: what stderr shows.
     var rendered: String {
-        let line = "error: \(TerminalText.line(message))\n"
+        let line = "error: \(StandardError.line(message))\n"
         guard let usage else { return line }
         return line + HelpFormatter().usage(usage, label: "usage:") + "\nSee '\(usage.path) --help'.\n"
     }

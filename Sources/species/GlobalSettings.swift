@@ -62,7 +62,7 @@ struct GlobalSettings: Equatable {
         OptionDefinition(
             ["--max-response-size"], value: "bytes",
             shownDefault:
-                "\(URLSessionTransport.defaultMaxResponseSize), \(ByteCount.describe(URLSessionTransport.defaultMaxResponseSize))",
+                "\(SpeciesClient.Configuration.defaultMaxResponseSize), \(ByteCount.describe(SpeciesClient.Configuration.defaultMaxResponseSize))",
             summary: "Refuse larger responses"), \.client.maxResponseSize
     ) { text throws(CommandError) in
         try Read.wholeNumber(text, in: 1...1 << 40, expected: "a whole number of bytes from 1 to 1099511627776 (1 TiB)")

@@ -74,10 +74,7 @@ extension Invocation {
     private static func helpText(asked parsed: ParsedArguments, width: Int) throws(CommandError) -> String {
         guard let name = parsed.positionals.first else { return helpText(for: Commands.root, width: width) }
         guard let command = Commands.visibleSubcommands.first(where: { $0.name == name }) else {
-            let names = Commands.visibleSubcommands.map(\.name)
-            throw .usage(
-                "unknown subcommand '\(Excerpt.of(name))'" + EditDistance.suggestion(for: name, among: names),
-                of: parsed.command)
+            throw .unknownSubcommand(name, among: Commands.visibleSubcommands, of: parsed.command)
         }
         return helpText(for: command, width: width)
     }
@@ -94,20 +91,17 @@ extension Invocation {
     }
 
     /// The one argument of `completions` and `cache`, among its choices.
-    private static func choice<Choice: RawRepresentable<String>>(of parsed: ParsedArguments) throws(CommandError)
-        -> Choice
+    private static func choice<Choice: RawRepresentable<String> & CaseIterable>(of parsed: ParsedArguments)
+        throws(CommandError) -> Choice
     {
-        let argument = parsed.command.arguments.first
         guard let name = parsed.positionals.first else {
-            throw .usage("missing argument '\(argument?.label ?? "")'", of: parsed.command)
+            throw .usage("missing argument '\(parsed.command.arguments.first?.label ?? "")'", of: parsed.command)
         }
-        guard let choice = Choice(rawValue: name) else {
-            let choices = argument?.choices ?? []
-            throw .usage(
-                "unknown argument '\(Excerpt.of(name))': expected \(SpeciesError.alternatives(choices.map { "'\($0)'" }))"
-                    + EditDistance.suggestion(for: name, among: choices), of: parsed.command)
+        do {
+            return try Read.choice(name)
+        } catch {
+            throw .usage("unknown argument '\(Excerpt.of(name))': \(error.message)", of: parsed.command)
         }
-        return choice
     }
 
     private static func expectArguments(_ parsed: ParsedArguments, atMost count: Int) throws(CommandError) {

@@ -71,7 +71,6 @@ struct Option<Command>: Sendable {
                 usage: usage)
         }
     }
-
 }
 
 extension Array {

@@ -9,8 +9,11 @@ import URLSessionFixes
 /// says so here.
 struct SelfCheckCommand: Sendable {
     func run(_ output: any OutputSink) async throws {
+        guard let port = Self.closedPort(), let root = APIRoot("http://127.0.0.1:\(port)/api/") else {
+            throw CommandError("no port of 127.0.0.1 is free", .internalError)
+        }
         let nowhere = SpeciesClient.Configuration(
-            roots: [try Self.nowhere()], retries: 0, cache: CachePolicy(directory: nil), fallback: false)
+            roots: [root], retries: 0, cache: CachePolicy(directory: nil), fallback: false)
         _ = try? await SpeciesClient(configuration: nowhere).page()
         let status = url_session_fixes_check()
         let workarounds = [
@@ -28,8 +31,9 @@ struct SelfCheckCommand: Sendable {
         }
     }
 
-    /// An API root of 127.0.0.1 at a port just found free, so nothing answers.
-    private static func nowhere() throws -> APIRoot {
+    /// A port of 127.0.0.1 where nothing listens: bound to find a free one,
+    /// then closed, so that connecting to it is refused.
+    static func closedPort() -> Int? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
@@ -41,9 +45,6 @@ struct SelfCheckCommand: Sendable {
                 bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
             }
         }
-        guard found, let root = APIRoot("http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/api/") else {
-            throw CommandError("no port of 127.0.0.1 is free", .internalError)
-        }
-        return root
+        return found ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 }

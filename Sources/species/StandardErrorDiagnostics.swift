@@ -58,7 +58,7 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
                 state.progressStarted = Date()
                 state.generation += 1
             }
-            if state.progressShown { StandardError.write("\r\u{1B}[2K" + TerminalText.line(message)) }
+            if state.progressShown { StandardError.write("\r\u{1B}[2K" + StandardError.line(message)) }
             return (state.progressShown, state.generation, state.progressStarted)
         }
         guard !shown, let started else { return }
@@ -68,7 +68,7 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
             state.withLock { state in
                 guard state.generation == generation, !state.progressShown, let text = state.progress else { return }
                 state.progressShown = true
-                StandardError.write(TerminalText.line(text))
+                StandardError.write(StandardError.line(text))
             }
         }
     }
@@ -87,8 +87,8 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
     private func writeLine(_ line: String) {
         state.withLock { state in
             let erase = state.progressShown ? "\r\u{1B}[2K" : ""
-            let restore = state.progressShown ? state.progress.map { TerminalText.line($0) } ?? "" : ""
-            StandardError.write(erase + TerminalText.line(line) + "\n" + restore)
+            let restore = state.progressShown ? state.progress.map { StandardError.line($0) } ?? "" : ""
+            StandardError.write(erase + StandardError.line(line) + "\n" + restore)
         }
     }
 }

@@ -64,6 +64,13 @@ enum StandardError {
     static func write(_ text: String) {
         _ = FileDescriptor.writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
+
+    /// A message line: escaped, and cut in its middle with "…" past 1,000
+    /// characters, so that no value in it (a 100 KB argument, a link from a
+    /// server) makes a line of unbounded length.
+    static func line(_ text: String) -> String {
+        Excerpt.of(TerminalText.escape(text), limit: 1000)
+    }
 }
 
 extension FileDescriptor {

@@ -156,3 +156,14 @@ struct ExitStatusTests {
         }
     }
 }
+
+@Suite("Message lines")
+struct MessageLineTests {
+    @Test func aMessageLineIsCutAt1000CharactersInItsMiddle() {
+        let line = StandardError.line(
+            "unknown option '--" + String(repeating: "a", count: 100_000) + "'; did you mean x?")
+        #expect(line.count == 1000 && line.contains("a…a") && line.hasPrefix("unknown option '--aaa"))
+        #expect(line.hasSuffix("aaa'; did you mean x?"))
+        #expect(StandardError.line("short \u{7}") == #"short \u{7}"#)
+    }
+}

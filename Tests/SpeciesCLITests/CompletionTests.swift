@@ -4,8 +4,6 @@ import TestSupport
 
 @testable import species
 
-private func installed(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
-
 /// The completion scripts, run in the real shells with the built `species`
 /// first on the PATH and an empty cache, so that names come from the data
 /// built into species.
@@ -70,7 +68,7 @@ struct CompletionTests {
         #expect(names.first == "Human")
     }
 
-    @Test(.enabled(if: installed("/usr/bin/zsh") || installed("/bin/zsh"), "zsh is not installed"))
+    @Test(.enabled(if: Capability.has("zsh"), "zsh is not installed"))
     func zshCompletes() async throws {
         // compadd and _describe print what they are given; compinit is not needed.
         let script = """
@@ -103,7 +101,7 @@ struct CompletionTests {
                 == true)
     }
 
-    @Test(.enabled(if: installed("/usr/bin/fish") || installed("/bin/fish"), "fish is not installed"))
+    @Test(.enabled(if: Capability.has("fish"), "fish is not installed"))
     func fishCompletes() async throws {
         let script = """
             species completions fish | source; or exit 9

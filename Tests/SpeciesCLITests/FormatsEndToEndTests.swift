@@ -2,9 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 
-private let hasJq = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
-private let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
-
 /// CSV, Markdown, chosen JSON keys, --limit and coloured JSON, as the
 /// built `species` prints them against the test server, read back by the
 /// tools they are made for: Python's csv module, jq.
@@ -13,6 +10,11 @@ struct FormatsEndToEndTests {
     let server = ServerSession()
 
     private var species: SpeciesRunner { SpeciesRunner(server, options: ["--no-cache"]) }
+
+    /// The installed species, without the cache.
+    private func installed(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await SpeciesRunner(build: .installed)(["--no-cache"] + arguments, environment: environment)
+    }
 
     private func command(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
         try await ChildProcess.run(
@@ -150,7 +152,7 @@ struct FormatsEndToEndTests {
         return tokens
     }
 
-    @Test(.enabled(if: hasJq, "needs jq"))
+    @Test(.enabled(if: Capability.has("jq"), "needs jq"))
     func colouredJSONUsesJqsColours() async throws {
         let plain = try await species(["show", "3", "--json"])
         let colored = try await species(["show", "3", "--json", "--color", "always"])
@@ -182,7 +184,8 @@ struct FormatsEndToEndTests {
     }
 
     @Test(
-        .enabled(if: hasScript, "needs script(1) from util-linux"), arguments: [[String: String](), ["NO_COLOR": "1"]])
+        .enabled(if: Capability.has("script"), "needs script(1) from util-linux"),
+        arguments: [[String: String](), ["NO_COLOR": "1"]])
     func aTerminalGetsColourUnlessNoColor(environment: [String: String]) async throws {
         // -q: no progress line before the JSON on a slow machine.
         let result = try await SpeciesRunner(server)(
@@ -196,5 +199,76 @@ struct FormatsEndToEndTests {
         } else {
             #expect(result.stdout.hasPrefix("{\r\n  \"id\": 3,"), "\(result)")
         }
+    }
+
+    @Test(arguments: ["table", "tsv", "json", "jsonl"])
+    func aSearchWithoutResultsPrintsNothingAndExits1(format: String) async throws {
+        for pages in [[], ["--all-pages"]] {
+            let result = try await species(nil, ["list", "--search", "zzzz", "--format", format] + pages)
+            #expect(result.status == 1)
+            #expect(result.stdout == (format == "json" ? "[]\n" : ""), "JSON is an empty array, for jq")
+            #expect(result.stderr == "error: no species matches 'zzzz'\n")
+        }
+    }
+
+    @Test func atFiftyColumnsNamesAreWholeAndWhatDoesNotFitIsLeftOut() async throws {
+        let result = try await installed(
+            ["--base-url", try await server.root(), "list"], environment: ["COLUMNS": "50"])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "NAME            CLASSIFICATION  DESIGNATION")
+        #expect(
+            lines.contains("Human           mammal          sentient")
+                && lines.contains("Yoda's species  mammal          sentient"))
+        #expect(lines.allSatisfy { $0.count <= 50 && !$0.contains("…") })
+        #expect(
+            result.stderr
+                == "the table leaves out height, lifespan and language to fit in 50 columns; --fields chooses them\n"
+                + "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
+    }
+
+    @Test func csvNeutralisesFormulasAndKeepsNumbers() async throws {
+        let root = try await server.root(fault: "spreadsheet-names")
+        let csv = try await installed(["--base-url", root, "list", "--format", "csv", "--fields", "name"])
+        #expect(csv.status == 0)
+        #expect(
+            csv.stdout.split(separator: "\r\n").prefix(7) == [
+                "name", #""'=HYPERLINK(""http://evil.example/"",""x"")""#, "'+1+1", "'@SUM(A1)", "-5", #"'\u{9}Tabbed"#,
+                "<script>alert(1)</script> & <img src=x onerror=alert(1)>",
+            ])
+        // TSV and JSON stay exact.
+        let tsv = try await installed(["--base-url", root, "list", "--format", "tsv", "--fields", "name"])
+        #expect(
+            tsv.stdout.split(separator: "\n").dropFirst().prefix(4) == [
+                #"=HYPERLINK("http://evil.example/","x")"#, "+1+1", "@SUM(A1)", "-5",
+            ])
+        let json = try await installed(["--base-url", root, "list", "--json", "--fields", "name"])
+        let names = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: String]])
+            .compactMap { $0["name"] }
+        #expect(
+            names.prefix(6) == [
+                #"=HYPERLINK("http://evil.example/","x")"#, "+1+1", "@SUM(A1)", "-5", "\tTabbed",
+                "<script>alert(1)</script> & <img src=x onerror=alert(1)>",
+            ])
+    }
+
+    @Test func markdownEscapesHTML() async throws {
+        let root = try await server.root(fault: "spreadsheet-names")
+        let result = try await installed(["--base-url", root, "list", "--format", "markdown", "--fields", "name"])
+        #expect(result.status == 0)
+        #expect(
+            result.stdout.contains(
+                "| &lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(1)&gt; |"),
+            "\(result.stdout)")
+        #expect(!result.stdout.contains("<script>") && !result.stdout.contains("<img"))
+    }
+
+    @Test func farDatesKeepTheirMicroseconds() async throws {
+        let result = try await installed([
+            "--base-url", try await server.root(fault: "far-dates"), "show", "1", "--json",
+        ])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["edited"] as? String == "9999-12-31T23:59:59.999999Z")
+        #expect(object["created"] as? String == "1500-06-01T00:00:00.000000Z")
     }
 }

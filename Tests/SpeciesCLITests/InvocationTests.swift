@@ -298,7 +298,7 @@ struct InvocationTests {
                 "species list"
             ),
             (
-                ["cache", "inf"], "unknown argument 'inf': expected 'info' or 'clear'; did you mean 'info'?",
+                ["cache", "inf"], "unknown argument 'inf': expected info or clear; did you mean 'info'?",
                 "species cache"
             ),
             (["list", "--json", "--format", "tsv"], "'--format' and '--json' cannot be used together", "species list"),
@@ -319,7 +319,7 @@ struct InvocationTests {
             (["completions"], "missing argument 'bash | zsh | fish'", "species completions"),
             (
                 ["completions", "tcsh"],
-                "unknown argument 'tcsh': expected 'bash', 'zsh' or 'fish'; did you mean 'bash'?", "species completions"
+                "unknown argument 'tcsh': expected bash, zsh or fish; did you mean 'bash'?", "species completions"
             ),
             (["help", "lsit"], "unknown subcommand 'lsit'; did you mean 'list'?", "species help"),
             (["--foo", "list"], "unknown option '--foo'", "species"),

@@ -4,8 +4,6 @@ import TestSupport
 
 @testable import species
 
-private let groff = ["/usr/bin/groff", "/bin/groff"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
 /// `Sources/species/species.1` is what `species __manpage` prints, and says
 /// what `--help` says.
 @Suite("Manual page")
@@ -59,18 +57,18 @@ struct ManualPageTests {
     /// groff on the committed page, as man runs it.
     private func groffMan(_ options: [String]) async throws -> ProcessResult {
         try await ChildProcess.run(
-            URL(fileURLWithPath: groff ?? ""), ["-man", "-Tutf8"] + options + [Self.committed.path],
+            URL(fileURLWithPath: "/usr/bin/env"), ["groff", "-man", "-Tutf8"] + options + [Self.committed.path],
             environment: ChildProcess.environment())
     }
 
-    @Test(.enabled(if: groff != nil, "groff is not installed"))
+    @Test(.enabled(if: Capability.has("groff"), "groff is not installed"))
     func groffReadsItWithoutAWarning() async throws {
         let result = try await groffMan(["-ww", "-z"])
         #expect(result.status == 0)
         #expect(result.stderr == "")
     }
 
-    @Test(.enabled(if: groff != nil, "groff is not installed"))
+    @Test(.enabled(if: Capability.has("groff"), "groff is not installed"))
     func eightyColumnsHoldEveryLine() async throws {
         let result = try await groffMan(["-rLL=80n", "-P-cbou"])
         #expect(result.status == 0)

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
+@testable import species
+
 /// Issue 22: what a command prints is wholly one source's: one service, its
 /// cache, or the data built into species (docs/cli.md, "One answer, one
 /// source"). Two services of a server of this suite's own: the first fails
@@ -212,7 +214,7 @@ struct OneSourceTests {
         let fifo = Fixtures.temporaryFolder("fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let result = try await SpeciesRunner(build: build)(
-            ["--no-cache", "--base-url", "https://127.0.0.1:\(ClosedPort.find())/api/", "list"],
+            ["--no-cache", "--base-url", "https://127.0.0.1:\(SelfCheckCommand.closedPort() ?? 9)/api/", "list"],
             environment: ["SSL_CERT_FILE": "", "CURL_CA_BUNDLE": "", "SSL_CERT_DIR": ""].merging([variable: fifo.path])
             { $1 })
         #expect(result.status == 64 && result.stdout == "", "\(result)")
@@ -315,5 +317,36 @@ struct OneSourceTests {
         let offline = try await installed(["--offline", "-v", "--base-url", first, "list", "--page", "2"])
         #expect(offline.status == 0 && !offline.stderr.contains("from the cache"), "\(offline)")
         #expect(offline.stdout.split(separator: "\n").count == 11, "the built-in data's page 2, whole")
+    }
+
+    /// Before: page 2 empty printed 10 of 37 species, exit 0, and cached
+    /// them. Now the next service answers the whole listing; alone, the
+    /// service's listing is no answer.
+    @Test func aListingShortOfItsCountGivesWayAndIsNotCached() async throws {
+        let short = try await session.root(fault: "later-empty"), answering = try await session.root()
+        let cache = Fixtures.temporaryFolder("short")
+        let result = try await SpeciesRunner(cacheHome: cache, build: .installed)([
+            "--base-url", "\(short) \(answering)", "list", "--all-pages", "--json",
+        ])
+        #expect(result.status == 0, "\(result)")
+        let species = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(species.count == 37 && species.allSatisfy { ($0["url"] as? String)?.hasPrefix(answering) == true })
+        let name = { (root: String) in root.replacingOccurrences(of: "http://", with: "") }
+        #expect(
+            result.stderr
+                == "\(name(short)) did not answer in full (\(short)species/?page=2 is not whole: it counts 0 species, "
+                + "where page 1 counted 37, after 1 page, which is dropped); answered by \(name(answering))\n")
+        let offline = try await SpeciesRunner(cacheHome: cache, build: .installed)([
+            "--offline", "-v", "--base-url", short, "list",
+        ])
+        #expect(!offline.stderr.contains("from the cache"), "nothing of the short listing is cached: \(offline)")
+
+        let alone = try await SpeciesRunner(options: ["--no-cache"], fallback: false, build: .installed)([
+            "--base-url", short, "list", "--all-pages",
+        ])
+        #expect(alone.status == 65 && alone.stdout == "", "\(alone)")
+        #expect(
+            alone.stderr
+                == "error: \(short)species/?page=2 is not whole: it counts 0 species, where page 1 counted 37\n")
     }
 }

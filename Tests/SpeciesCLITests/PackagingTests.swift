@@ -94,12 +94,6 @@ struct PackagingTests {
             timeout: 540)
     }
 
-    private static func isExecutable(_ name: String) -> Bool {
-        ["/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/"].contains {
-            FileManager.default.isExecutableFile(atPath: $0 + name)
-        }
-    }
-
     /// The files under `folder`, as paths relative to it, sorted.
     private static func files(under folder: URL) throws -> [String] {
         try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { path in
@@ -156,60 +150,73 @@ struct PackagingTests {
     /// A prefix no shell searches: install names each shell that will not
     /// look there and the line to add, and that line makes the shell find
     /// species' completions.
-    @Test(.timeLimit(.minutes(10)), arguments: ["zsh", "fish", "bash"])
-    func installSaysWhereAShellWillNotLookAndTheLineThatMakesIt(shell: String) async throws {
-        let prefix = try Self.scratch("hints")
-        let install = try await Self.make(["install", "PREFIX=\(prefix.path)"])
+    private static func installWhereNoShellLooks(
+        _ shell: String, hint: (_ share: String) -> String, finds: (_ share: String) -> [String]
+    ) async throws -> ProcessResult {
+        let prefix = try scratch("hints-\(shell)")
+        let install = try await make(["install", "PREFIX=\(prefix.path)"])
         try #require(install.status == 0, "\(install)")
         let share = prefix.appendingPathComponent("share").path
-        let environment = ["PATH": prefix.appendingPathComponent("bin").path + ":/usr/bin:/bin"]
-        switch shell {
-        case "zsh":
-            guard Self.isExecutable("zsh") else { try Test.cancel("zsh is not installed") }
-            let folder = "\(share)/zsh/site-functions"
-            let line = "fpath=(\(folder) $fpath)"
-            #expect(
-                install.stdout.contains("zsh does not look in \(folder); add to ~/.zshrc, before compinit: \(line)\n"),
-                "\(install)")
-            let found = try await Self.command(
+        #expect(install.stdout.contains(hint(share)), "\(install)")
+        let found = try await command(
+            finds(share), environment: ["PATH": prefix.appendingPathComponent("bin").path + ":/usr/bin:/bin"])
+        _ = try await make(["uninstall", "PREFIX=\(prefix.path)"])
+        return found
+    }
+
+    private static func dataDirectories(_ share: String) -> String {
+        "export XDG_DATA_DIRS=\"\(share):${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\""
+    }
+
+    @Test(.enabled(if: Capability.has("zsh"), "zsh is not installed"), .timeLimit(.minutes(10)))
+    func installSaysTheLineThatMakesZshFindTheCompletions() async throws {
+        func line(_ share: String) -> String { "fpath=(\(share)/zsh/site-functions $fpath)" }
+        let found = try await Self.installWhereNoShellLooks(
+            "zsh",
+            hint: { "zsh does not look in \($0)/zsh/site-functions; add to ~/.zshrc, before compinit: \(line($0))\n" },
+            finds: {
                 [
                     "zsh", "-fc",
-                    "\(line); autoload -U compinit; compinit -u -d \(prefix.path)/.zcompdump; print -r -- $_comps[species]",
-                ],
-                environment: environment)
-            #expect(found.stdout == "_species\n", "\(found)")
-        case "fish":
-            guard Self.isExecutable("fish") else { try Test.cancel("fish is not installed") }
-            let line = "export XDG_DATA_DIRS=\"\(share):${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\""
-            #expect(
-                install.stdout.contains(
-                    "fish does not look in \(share)/fish/vendor_completions.d; add to ~/.profile: \(line)\n"),
-                "\(install)")
+                    "\(line($0)); autoload -U compinit; compinit -u -d \($0)/.zcompdump; print -r -- $_comps[species]",
+                ]
+            })
+        #expect(found.stdout == "_species\n", "\(found)")
+    }
+
+    @Test(.enabled(if: Capability.has("fish"), "fish is not installed"), .timeLimit(.minutes(10)))
+    func installSaysTheLineThatMakesFishFindTheCompletions() async throws {
+        let found = try await Self.installWhereNoShellLooks(
+            "fish",
+            hint: {
+                "fish does not look in \($0)/fish/vendor_completions.d; add to ~/.profile: \(Self.dataDirectories($0))\n"
+            },
             // fish reads XDG_DATA_DIRS at start-up, in its own config.fish.
-            let found = try await Self.command(
+            finds: {
                 [
                     "sh", "-c",
-                    "\(line); exec fish --no-config -c 'source $__fish_data_dir/config.fish; complete -C \"species --verb\"'",
-                ],
-                environment: environment)
-            #expect(found.stdout.hasPrefix("--verbose\t"), "\(found)")
-        default:
-            let line = "export XDG_DATA_DIRS=\"\(share):${XDG_DATA_DIRS:-/usr/local/share:/usr/share}\""
-            #expect(
-                install.stdout.contains(
-                    "bash-completion does not look in \(share)/bash-completion/completions; add to ~/.profile: \(line)\n"
-                ),
-                "\(install)")
-            let loader = "/usr/share/bash-completion/bash_completion"
-            guard FileManager.default.fileExists(atPath: loader) else {
-                try Test.cancel("bash-completion is not installed, so the line cannot be tried")
-            }
-            let found = try await Self.command(
-                ["bash", "--norc", "-c", "\(line); source \(loader); __load_completion species; complete -p species"],
-                environment: environment)
-            #expect(found.stdout.contains("species"), "\(found)")
-        }
-        _ = try await Self.make(["uninstall", "PREFIX=\(prefix.path)"])
+                    "\(Self.dataDirectories($0)); exec fish --no-config -c 'source $__fish_data_dir/config.fish; complete -C \"species --verb\"'",
+                ]
+            })
+        #expect(found.stdout.hasPrefix("--verbose\t"), "\(found)")
+    }
+
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion"),
+            "bash-completion is not installed"), .timeLimit(.minutes(10)))
+    func installSaysTheLineThatMakesBashFindTheCompletions() async throws {
+        let found = try await Self.installWhereNoShellLooks(
+            "bash",
+            hint: {
+                "bash-completion does not look in \($0)/bash-completion/completions; add to ~/.profile: \(Self.dataDirectories($0))\n"
+            },
+            finds: {
+                [
+                    "bash", "--norc", "-c",
+                    "\(Self.dataDirectories($0)); source /usr/share/bash-completion/bash_completion; __load_completion species; complete -p species",
+                ]
+            })
+        #expect(found.stdout.contains("species"), "\(found)")
     }
 
     private struct MakeFailed: Error, CustomStringConvertible {
@@ -222,7 +229,7 @@ struct PackagingTests {
         let folder = try scratch("dist")
         let dist = try await make(["dist", "DIST=\(folder.path)"])
         guard dist.status == 0 else { throw MakeFailed(description: "make dist failed: \(dist)") }
-        if isExecutable("dpkg-deb") {
+        if Capability.has("dpkg-deb") {
             let deb = try await make(["deb", "DIST=\(folder.path)"])
             guard deb.status == 0 else { throw MakeFailed(description: "make deb failed: \(deb)") }
         }
@@ -264,7 +271,7 @@ struct PackagingTests {
         #expect(listed.stdout == "name,height\r\nHuman,180\r\nDroid,\r\n", "\(listed)")
     }
 
-    @Test(.enabled(if: isExecutable("dpkg-deb"), "dpkg-deb is not installed"), .timeLimit(.minutes(10)))
+    @Test(.enabled(if: Capability.has("dpkg-deb"), "dpkg-deb is not installed"), .timeLimit(.minutes(10)))
     func theDebianPackagePutsFilesWhereDebiansShellsLook() async throws {
         let folder = try await Self.packages.value
         let architecture = try await Self.command(["dpkg", "--print-architecture"]).stdout.trimmingCharacters(
@@ -323,7 +330,7 @@ struct PackagingTests {
 
     /// Debian's own checker finds no error (what it still notes is in
     /// docs/releases.md).
-    @Test(.enabled(if: isExecutable("lintian"), "lintian is not installed"))
+    @Test(.enabled(if: Capability.has("lintian"), "lintian is not installed"))
     func lintianFindsNoError() async throws {
         let folder = try await Self.packages.value
         let deb = try #require(
@@ -336,12 +343,14 @@ struct PackagingTests {
 
     /// dpkg -i into a throwaway root that knows this machine's packages, so
     /// that Depends is checked against them; then dpkg -r.
-    @Test(.enabled(if: isExecutable("dpkg-deb"), "dpkg-deb is not installed"), .timeLimit(.minutes(10)))
+    @Test(
+        .enabled(
+            if: Capability.has("dpkg-deb") && Capability.has("dpkg")
+                && FileManager.default.fileExists(atPath: "/var/lib/dpkg/status"),
+            "dpkg, dpkg-deb or its database in /var/lib/dpkg is missing: this machine does not install packages with dpkg"
+        ),
+        .timeLimit(.minutes(10)))
     func dpkgInstallsAndRemovesThePackage() async throws {
-        guard Self.isExecutable("dpkg"), FileManager.default.fileExists(atPath: "/var/lib/dpkg/status") else {
-            try Test.cancel(
-                "dpkg, or its database in /var/lib/dpkg, is missing: this machine does not install packages with dpkg")
-        }
         let folder = try await Self.packages.value
         let deb = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".deb") }
         let package = folder.appendingPathComponent(try #require(deb)).path

@@ -2,8 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 
-private let canUnshare = FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
-
 /// The same answers wherever SWAPI lives (drf, tech and info servers on
 /// 127.0.0.1, written from docs/swapi-dialects.md), and the best answer when
 /// it cannot be reached.
@@ -200,14 +198,8 @@ struct ReachTests {
             ))
     }
 
-    @Test(.enabled(if: canUnshare, "needs unshare(1)"))
+    @Test(.enabled("needs unshare(1) and a network namespace of its own") { await Capability.isolatesTheNetwork.value })
     func withNoNetworkAtAllSWAPIsOwnDataAnswers() async throws {
-        let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
-        guard
-            (try await ChildProcess.run(unshare, ["-n", "true"], environment: ChildProcess.environment())).status == 0
-        else {
-            return withKnownIssue("no network namespace may be made here") { throw CancellationError() }
-        }
         let noNetwork = SpeciesRunner(cacheHome: cacheHome)
         func offline(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
             try await noNetwork(arguments, environment: environment, through: { ["unshare", "-n", $0] })

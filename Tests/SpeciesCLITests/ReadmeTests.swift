@@ -40,8 +40,6 @@ struct ReadmeTests {
         return examples
     }
 
-    static let hasJq = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
-
     /// The examples that pipe into jq, and the others.
     static let jqRecipes = examples.filter { $0.command.contains("| jq") }
     static let plainExamples = examples.filter { !$0.command.contains("| jq") }
@@ -58,7 +56,7 @@ struct ReadmeTests {
         try await check(example)
     }
 
-    @Test(.enabled(if: hasJq, "the jq recipes need jq"), arguments: jqRecipes)
+    @Test(.enabled(if: Capability.has("jq"), "the jq recipes need jq"), arguments: jqRecipes)
     func jqRecipe(_ example: Example) async throws {
         try await check(example)
     }

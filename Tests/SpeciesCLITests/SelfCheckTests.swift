@@ -4,7 +4,7 @@ import TestSupport
 /// The workarounds of Sources/URLSessionFixes are linked in the debug build
 /// and the installed one alike, though each takes another way to
 /// FoundationNetworking's calls.
-@Suite("Workarounds engaged")
+@Suite("Self-check of the platform workarounds")
 struct SelfCheckTests {
     @Test(arguments: SpeciesBuild.allCases)
     func everyWorkaroundIsEngaged(build: SpeciesBuild) async throws {

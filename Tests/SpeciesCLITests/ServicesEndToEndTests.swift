@@ -1,6 +1,9 @@
 import Foundation
+import SpeciesKit
 import Testing
 import TestSupport
+
+@testable import species
 
 #if canImport(Glibc)
 import Glibc
@@ -29,11 +32,11 @@ private struct CountedServer {
     }
 }
 
-/// Issue 17: SWAPI's public services in turn, HTTPS that can be trusted,
+/// SWAPI's public services in turn, HTTPS that can be trusted,
 /// and --verbose; each point against local servers, over HTTPS where real
 /// users are, with both the debug and the installed build where their paths
 /// differ (the libcurl workarounds).
-@Suite("Live by default")
+@Suite("Services in turn and HTTPS, end to end")
 struct ServicesEndToEndTests {
     let session = ServerSession()
     let https = ServerSession(on: FixtureServer.sharedHTTPS)
@@ -86,18 +89,6 @@ struct ServicesEndToEndTests {
         #expect(info.stdout.hasSuffix(", for \(first) \(second)\n"))
     }
 
-    @Test func aHangingServiceGivesWayAfterThreeSeconds() async throws {
-        let hanging = try await session.root(fault: "hang"), answering = try await session.root()
-        let result = try await SpeciesRunner()(["--no-cache", "--base-url", hanging, "--base-url", answering, "list"])
-        #expect(result.status == 0)
-        #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
-        let names = [hanging, answering].map { $0.replacingOccurrences(of: "http://", with: "") }
-        #expect(
-            result.stderr
-                == "\(names[0]) did not answer (no answer began within 3 s); answered by \(names[1])\n"
-                + "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
-    }
-
     /// `--no-fallback`: one error line, each service and why; exit 69. A
     /// server of the test's own: the shared one may be busy for seconds
     /// making a huge page for another test, and the portal, which others
@@ -106,7 +97,8 @@ struct ServicesEndToEndTests {
         let server = try await FixtureServer.start()
         defer { Task { await server.stop() } }
         let session = ServerSession(on: Task { server })
-        let refused = "http://127.0.0.1:\(ClosedPort.find())/api/", portal = try await session.root(fault: "html")
+        let refused = "http://127.0.0.1:\(SelfCheckCommand.closedPort() ?? 9)/api/",
+            portal = try await session.root(fault: "html")
         let unavailable = try await session.root(fault: "503-always")
         let result = try await SpeciesRunner()(
             [
@@ -128,7 +120,7 @@ struct ServicesEndToEndTests {
     }
 
     @Test func oneRootIsThatServiceOnly() async throws {
-        let refused = "http://127.0.0.1:\(ClosedPort.find())/api/"
+        let refused = "http://127.0.0.1:\(SelfCheckCommand.closedPort() ?? 9)/api/"
         let result = try await SpeciesRunner()(["--no-cache", "--no-fallback", "--base-url", refused, "list"])
         #expect(
             result.status == 69 && result.stderr == "error: could not reach \(refused)species/: connection refused\n")
@@ -163,10 +155,13 @@ struct ServicesEndToEndTests {
         #expect(server.connections == 1)
     }
 
-    @Test(arguments: SpeciesBuild.allCases, ["SSL_CERT_FILE", "CURL_CA_BUNDLE", "SSL_CERT_DIR"])
+    @Test(
+        .enabled(if: Capability.has("openssl"), hashing), arguments: SpeciesBuild.allCases,
+        ["SSL_CERT_FILE", "CURL_CA_BUNDLE", "SSL_CERT_DIR"])
     func eachCertificateVariableIsHonoured(build: SpeciesBuild, variable: String) async throws {
         let value =
-            variable == "SSL_CERT_DIR" ? try Self.hashedCertificateFolder().path : TestCertificates.url("ca.pem").path
+            variable == "SSL_CERT_DIR"
+            ? try await Self.hashedCertificateFolder().path : TestCertificates.url("ca.pem").path
         let result = try await SpeciesRunner(build: build)(
             ["--no-cache", "--no-fallback", "--base-url", try await https.root(), "show", "3"],
             environment: [variable: value])
@@ -180,17 +175,16 @@ struct ServicesEndToEndTests {
     /// folder hold the test CA; a variable naming another bundle, or an
     /// empty folder, leaves it trusted.
     @Test(
+        .enabled("needs root and unshare(1) to mount a system CA folder of its own") {
+            await Capability.mountsItsOwn.value
+        },
+        .enabled(if: Capability.has("openssl"), hashing),
         arguments: SpeciesBuild.allCases,
         [("SSL_CERT_FILE", "untrusted.pem"), ("CURL_CA_BUNDLE", "untrusted.pem"), ("SSL_CERT_DIR", nil)])
     func eachCertificateVariableAddsToTheSystemsCAs(build: SpeciesBuild, variable: (name: String, file: String?))
         async throws
     {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
-            return withKnownIssue("needs root and unshare(1) to mount a system CA folder of its own") {
-                throw CancellationError()
-            }
-        }
-        let system = try Self.hashedCertificateFolder()
+        let system = try await Self.hashedCertificateFolder()
         try FileManager.default.copyItem(
             at: TestCertificates.url("ca.pem"), to: system.appendingPathComponent("ca-certificates.crt"))
         let empty = Fixtures.temporaryFolder("empty")
@@ -208,24 +202,16 @@ struct ServicesEndToEndTests {
     }
 
     /// A folder as OpenSSL reads one: the CA under its subject hash.
-    private static func hashedCertificateFolder() throws -> URL {
-        guard ["/usr/bin/openssl", "/bin/openssl"].contains(where: FileManager.default.isExecutableFile(atPath:)) else {
-            try Test.cancel("openssl is not installed: it names the CA's file in an SSL_CERT_DIR folder")
-        }
+    private static func hashedCertificateFolder() async throws -> URL {
         let folder = Fixtures.temporaryFolder("certificates")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let hash = Process()
-        hash.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        hash.arguments = ["openssl", "x509", "-hash", "-noout", "-in", TestCertificates.url("ca.pem").path]
-        let output = Pipe()
-        hash.standardOutput = output
-        try hash.run()
-        let name = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        hash.waitUntilExit()
-        try #require(hash.terminationStatus == 0 && !name.isEmpty)
-        try FileManager.default.copyItem(
-            at: TestCertificates.url("ca.pem"), to: folder.appendingPathComponent("\(name).0"))
+        let ca = TestCertificates.url("ca.pem")
+        let hash = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-hash", "-noout", "-in", ca.path],
+            environment: ChildProcess.environment())
+        let name = hash.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(hash.status == 0 && !name.isEmpty, "\(hash)")
+        try FileManager.default.copyItem(at: ca, to: folder.appendingPathComponent("\(name).0"))
         return folder
     }
 
@@ -290,7 +276,7 @@ struct ServicesEndToEndTests {
     }
 
     @Test func verboseTellsTheServicesGivenUpAndHidesPasswords() async throws {
-        let refused = "http://user:secret@127.0.0.1:\(ClosedPort.find())/api/"
+        let refused = "http://user:secret@127.0.0.1:\(SelfCheckCommand.closedPort() ?? 9)/api/"
         let answering = try await session.root()
         let result = try await SpeciesRunner()([
             "--no-cache", "--base-url", "\(refused) \(answering)", "-v", "show", "3",
@@ -315,7 +301,7 @@ struct ServicesEndToEndTests {
     /// system's bundle; swapi.dev's certificate has expired. The default
     /// list, with no option at all, gets swapi.py4e.com's live answer with
     /// one notice, and the next run does not contact swapi.dev.
-    @Test(.enabled(if: PublicHosts.available, PublicHosts.requirement), arguments: SpeciesBuild.allCases)
+    @Test(.enabled(publicHosts) { await Capability.servesHostNames.value }, arguments: SpeciesBuild.allCases)
     func theDefaultListOnSWAPIsOwnHostNames(build: SpeciesBuild) async throws {
         let cache = Fixtures.temporaryFolder("public-hosts")
         let runs = [
@@ -362,7 +348,7 @@ struct ServicesEndToEndTests {
     /// certificate has expired. The listing is www.swapi.tech's, whole (its
     /// own dates, no films); with every other service down, the data built
     /// into species, whole.
-    @Test(.enabled(if: PublicHosts.available, PublicHosts.requirement), arguments: SpeciesBuild.allCases)
+    @Test(.enabled(publicHosts) { await Capability.servesHostNames.value }, arguments: SpeciesBuild.allCases)
     func aServiceThatFailsPartWayOnSWAPIsOwnHostNames(build: SpeciesBuild) async throws {
         let failing: [String: [String: Any]] = [
             "swapi.dev": ["certificate": "server.pem", "fault": "later-500"],
@@ -408,23 +394,31 @@ struct ServicesEndToEndTests {
             }
         }
     }
+
+    @Test func anUntrustedCertificateIsSaidSoAndNotRetried() async throws {
+        let untrusted = try await FixtureServer.start(["--tls", TestCertificates.url("untrusted.pem").path])
+        let root = untrusted.root(session: FixtureServer.newSession())
+        #expect(root.hasPrefix("https://"))
+        let result = try await SpeciesRunner()(["--no-fallback", "--base-url", root, "list"])
+        await untrusted.stop()
+        #expect(result.status == 69)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr
+                == "error: could not reach \(root)species/: SSL certificate problem: self-signed certificate\n")
+    }
+
+    @Test(arguments: SpeciesBuild.allCases)
+    func overHTTPSEveryPageArrives(build: SpeciesBuild) async throws {
+        let root = try await https.root()
+        let result = try await SpeciesRunner(build: build)(
+            ["--no-cache", "--base-url", root, "list", "--all-pages", "--json"], environment: TestCertificates.trusted)
+        #expect(result.status == 0, "\(result)")
+        let species = try JSONDecoder().decode([StarWarsSpecies].self, from: Data(result.stdout.utf8))
+        #expect(species.count == 37 && species.first?.url == root + "species/1/")
+    }
 }
 
-/// Whether this machine can give SWAPI's host names to local servers: as
-/// root, with unshare(1) and ip(8), and namespaces allowed.
-private enum PublicHosts {
-    static let requirement: Comment =
-        "needs root, unshare(1), ip(8) and network and mount namespaces, to give SWAPI's host names to local servers"
-
-    static let available: Bool = {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
-            ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].contains(where: FileManager.default.isExecutableFile)
-        else { return false }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        probe.arguments = ["-n", "-m", "true"]
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }()
-}
+private let hashing: Comment = "needs openssl(1) to name the CA's file in an SSL_CERT_DIR folder"
+private let publicHosts: Comment =
+    "needs root, unshare(1), ip(8) and network and mount namespaces, to give SWAPI's host names to local servers"

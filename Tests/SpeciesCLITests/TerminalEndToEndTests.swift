@@ -2,12 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-private let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
-
 /// `species` as a person sees it: under a pseudo-terminal made by `script`
 /// (util-linux), where stdout and stderr are the terminal, and then piped,
 /// where the same commands must print plain text with no escape sequences.
-@Suite("species at a terminal", .enabled(if: hasScript, "needs script(1) from util-linux"))
+@Suite("species at a terminal", .enabled(if: Capability.has("script"), "needs script(1) from util-linux"))
 struct TerminalEndToEndTests {
     /// Answers that come 1.5 s late, well after the 300 ms at which progress
     /// shows, even on a busy machine.

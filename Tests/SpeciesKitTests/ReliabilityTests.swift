@@ -460,14 +460,6 @@ struct TerminalTextTests {
         #expect(TerminalText.escape(text) == shown)
     }
 
-    @Test func aMessageLineIsCutAt1000CharactersInItsMiddle() {
-        let line = TerminalText.line(
-            "unknown option '--" + String(repeating: "a", count: 100_000) + "'; did you mean x?")
-        #expect(line.count == 1000 && line.contains("a…a") && line.hasPrefix("unknown option '--aaa"))
-        #expect(line.hasSuffix("aaa'; did you mean x?"))
-        #expect(TerminalText.line("short \u{7}") == #"short \u{7}"#)
-    }
-
     @Test func theDetailTextEscapesValuesButKeepsItsOwnLayout() {
         let species = StarWarsSpecies(
             name: "\u{1B}[2JRed", averageHeight: 1, skinColors: ["a\u{07}"], hairColors: ["b"], eyeColors: ["c"],

@@ -22,14 +22,3 @@ public final class RecordingDiagnostics: Diagnostics {
     public func progressEnded() { state.withLock { $0.progress.append("(ended)") } }
     public func trace(_ message: String) { state.withLock { $0.traces.append(message) } }
 }
-
-/// A list that closures running anywhere can append to.
-public final class RecordedValues<Element: Sendable>: Sendable {
-    private let values = Mutex<[Element]>([])
-
-    public init() {}
-
-    public var all: [Element] { values.withLock { $0 } }
-
-    public func append(_ value: Element) { values.withLock { $0.append(value) } }
-}

@@ -68,7 +68,7 @@ package struct ResponseCache: Sendable {
     /// The largest body an entry may hold: the largest response accepted.
     package let maxBodySize: Int
 
-    package init(directory: URL, maxBodySize: Int = URLSessionTransport.defaultMaxResponseSize) {
+    package init(directory: URL, maxBodySize: Int = SpeciesClient.Configuration.defaultMaxResponseSize) {
         self.directory = directory
         self.maxBodySize = maxBodySize
     }

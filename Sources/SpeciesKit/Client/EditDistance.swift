@@ -37,13 +37,4 @@ package enum EditDistance {
     package static func didYouMean(_ suggestions: [String]) -> String {
         suggestions.isEmpty ? "" : "; did you mean " + SpeciesError.alternatives(suggestions.map { "'\($0)'" }) + "?"
     }
-
-    /// `didYouMean` of the candidates that `word` begins (three at most),
-    /// else of the one nearest it, if one is near: `--all` means
-    /// `--all-pages` as surely as `--pgae` means `--page`.
-    package static func suggestion(for word: String, among candidates: [String]) -> String {
-        guard !word.isEmpty else { return "" }
-        let longer = candidates.filter { $0.count > word.count && $0.lowercased().hasPrefix(word.lowercased()) }
-        return didYouMean(longer.isEmpty ? closest(to: word, among: candidates, limit: 1) : Array(longer.prefix(3)))
-    }
 }

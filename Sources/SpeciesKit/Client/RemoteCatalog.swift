@@ -186,9 +186,7 @@ struct RemoteCatalog: SpeciesSource {
     /// The species at `url`; at another service's URL, the species of the
     /// same id here.
     func species(at url: URL) async throws -> StarWarsSpecies {
-        if !root.contains(url),
-            let id = ResourceReference(url.absoluteString).flatMap({ $0.kind == .species ? $0.id : nil })
-        {
+        if !root.contains(url), let id = ResourceReference.species(in: url.absoluteString) {
             return try await species(id: id)
         }
         return try await species(at: url, what: "the species at \(url.redacted)")

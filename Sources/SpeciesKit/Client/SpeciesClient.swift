@@ -20,6 +20,8 @@ public struct SpeciesClient: Sendable {
         public static let defaultTimeout = 15.0
         /// The default of `retries`.
         public static let defaultRetries = 3
+        /// 100 MiB: the default of `maxResponseSize`.
+        public static let defaultMaxResponseSize = 100 * 1024 * 1024
 
         /// The services, asked in this order; one means that one only, and
         /// none means SWAPI's public services.
@@ -46,7 +48,7 @@ public struct SpeciesClient: Sendable {
         /// SWAPI's public services, with the defaults of `species`.
         public init(
             roots: [APIRoot] = APIRoot.publicServices, timeout: Double = defaultTimeout, retries: Int = defaultRetries,
-            maxResponseSize: Int = URLSessionTransport.defaultMaxResponseSize, serial: Bool = false,
+            maxResponseSize: Int = defaultMaxResponseSize, serial: Bool = false,
             cache: CachePolicy = CachePolicy(directory: nil), fallback: Bool = true
         ) {
             self.roots = roots

@@ -35,7 +35,7 @@ public enum SpeciesQuery: Sendable, Equatable {
         guard case .url(let url) = self,
             !roots.contains(where: { root in
                 root.contains(url) && url.query == nil && url.fragment == nil
-                    && ResourceReference(url.path)?.kind == .species
+                    && ResourceReference.species(in: url.path) != nil
                     && url.path.dropFirst(root.path.count).split(separator: "/").count == 2
             })
         else { return }

@@ -34,7 +34,7 @@ extension BundledCatalog: SpeciesSource {
     }
 
     func species(at url: URL) throws(SpeciesError) -> StarWarsSpecies {
-        guard let id = ResourceReference(url.absoluteString).flatMap({ $0.kind == .species ? $0.id : nil }) else {
+        guard let id = ResourceReference.species(in: url.absoluteString) else {
             throw .notInBundledData(what: "the species at \(url.redacted)")
         }
         return try species(id: id)

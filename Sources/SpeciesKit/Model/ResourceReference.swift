@@ -24,6 +24,11 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
         self.init(kind, id)
     }
 
+    /// The id of the species `link` names; nil for any other link.
+    static func species(in link: String) -> Int? {
+        ResourceReference(link).flatMap { $0.kind == .species ? $0.id : nil }
+    }
+
     /// The last path component of `link` that is a number (with an
     /// optional `.json`, as swapi.info also serves): `.../species/3/`
     /// gives 3. The scheme, host, port, query and fragment are not read.

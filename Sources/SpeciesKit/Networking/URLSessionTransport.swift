@@ -15,8 +15,6 @@ import Synchronization
 /// When a limit is passed, or the calling task is cancelled, the request
 /// ends at once, whatever URLSession is doing.
 public final class URLSessionTransport: HTTPTransport {
-    /// 100 MiB: the default of `maxResponseSize`.
-    public static let defaultMaxResponseSize = 100 * 1024 * 1024
     static let maxRedirects = 10
     private static let redirects: Set<Int> = [301, 302, 303, 307, 308]
 
@@ -31,8 +29,10 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Parameters:
     ///   - maxResponseSize: a larger body is refused, and stops downloading there.
     ///   - userAgent: the `User-Agent` of every request.
-    public init(maxResponseSize: Int = defaultMaxResponseSize, userAgent: String = "species/\(SpeciesRelease.version)")
-    {
+    public init(
+        maxResponseSize: Int = SpeciesClient.Configuration.defaultMaxResponseSize,
+        userAgent: String = "species/\(SpeciesRelease.version)"
+    ) {
         self.userAgent = userAgent
         delegate = SessionDelegate(maxResponseSize: maxResponseSize)
     }
@@ -247,7 +247,7 @@ private final class Exchange: Sendable {
             // announce more than it sends.
             if http.expectedContentLength > 0 {
                 state.body.reserveCapacity(
-                    Int(min(http.expectedContentLength, Int64(URLSessionTransport.defaultMaxResponseSize))))
+                    Int(min(http.expectedContentLength, Int64(SpeciesClient.Configuration.defaultMaxResponseSize))))
             }
         }
     }

@@ -30,14 +30,6 @@ package enum TerminalText {
         return escaped
     }
 
-    /// A message line for stderr: escaped, and cut in its middle with "…"
-    /// past `limit` characters (`Excerpt`), so that no value in it (a
-    /// 100 KB argument, a link from a server) makes a line of unbounded
-    /// length.
-    package static func line(_ text: String, limit: Int = 1000) -> String {
-        Excerpt.of(escape(text), limit: limit)
-    }
-
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case ..<0x20, 0x7F...0x9F, 0xAD, 0x61C, 0x115F, 0x1160, 0x180E, 0x200B...0x200F, 0x2028...0x202E,

@@ -5,11 +5,4 @@ extension Int {
     func dividedRoundingUp(by divisor: Int) -> Int {
         self / divisor + (self % divisor == 0 ? 0 : 1)
     }
-
-    /// `self + other`, held at `Int.max` or `Int.min` instead of trapping:
-    /// page numbers come from the command line and counts from the server.
-    func saturatingAdd(_ other: Int) -> Int {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? (other > 0 ? .max : .min) : sum
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The test-only CA and server certificates of Tests/TLS
 /// (`make_certificates.sh` there says what each is).

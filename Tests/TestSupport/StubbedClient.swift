@@ -1,18 +1,6 @@
 import Foundation
 import SpeciesKit
 
-/// JSONDecoder, as a library user would call it.
-public enum Decode {
-    public static func species(_ data: Data) throws -> StarWarsSpecies.Decoded {
-        try JSONDecoder().decode(StarWarsSpecies.Decoded.self, from: data)
-    }
-
-    public static func species(_ json: String) throws -> StarWarsSpecies.Decoded {
-        try species(Data(json.utf8))
-    }
-
-}
-
 extension SpeciesClient {
     /// A client of `transport` at swapi.dev, without retries, a cache or
     /// a fallback, unless the configuration says otherwise, whose timeout

@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// `Tests/Tools/swapi_server.py`, started on a free port of 127.0.0.1. It
-/// exits when the test process ends, because its stdin then closes.
+/// exits when the test process ends, because its stdin, a FIFO that only
+/// this process holds open for writing, then closes.
 public final class FixtureServer: Sendable {
     public struct StartError: Error, CustomStringConvertible {
         public let description: String
@@ -16,52 +18,54 @@ public final class FixtureServer: Sendable {
     public let port: Int
     /// `http`, or `https` when started with `--tls`.
     public let scheme: String
-    private let process: Process
-    /// Held open for the life of the server: when the test process ends, it
-    /// closes, and the server ends too.
-    private let stdin: FileHandle
+    private let process: RunningProcess
 
-    private init(port: Int, scheme: String, process: Process, stdin: FileHandle) {
+    private init(port: Int, scheme: String, process: RunningProcess) {
         self.port = port
         self.scheme = scheme
         self.process = process
-        self.stdin = stdin
     }
 
     public static func start(_ arguments: [String] = []) async throws -> FixtureServer {
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/Tools/swapi_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--port", "0", "--exit-with-stdin"] + arguments
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let line = await readinessLine(from: output.fileHandleForReading)
+        let folder = Fixtures.temporaryFolder("server")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (input, output) = (
+            folder.appendingPathComponent("stdin").path, folder.appendingPathComponent("stdout").path
+        )
+        // Opened both ways, neither waits for the other end; the writer of
+        // stdin stays open for the life of the test process.
+        guard mkfifo(input, 0o600) == 0, mkfifo(output, 0o600) == 0, open(input, O_RDWR) >= 0 else {
+            throw StartError(description: "cannot make the server's FIFOs in \(folder.path)")
+        }
+        let reader = open(output, O_RDWR)
+        defer { close(reader) }
+        let process = try ChildProcess.start(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", script.path, "--port", "0", "--exit-with-stdin"] + arguments,
+            environment: ChildProcess.environment(), timeout: 86_400, stdin: input, stdout: output)
+        let line = await readinessLine(from: reader)
         guard line.hasPrefix("listening on "),
             let port = line.split(separator: ":").last.flatMap({
                 Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "/\n")))
             })
         else {
-            process.terminate()
+            process.signal(SIGKILL)
             throw StartError(description: "the fixture server did not start: it said '\(line)'")
         }
         let scheme = line.hasPrefix("listening on https:") ? "https" : "http"
-        return FixtureServer(port: port, scheme: scheme, process: process, stdin: input.fileHandleForWriting)
+        return FixtureServer(port: port, scheme: scheme, process: process)
     }
 
     /// The server's first line, which it prints once it accepts
     /// connections, however long it takes to start (a busy machine makes
-    /// the gzip bombs slowly); what it said before it ended, if it ended.
-    private static func readinessLine(from handle: FileHandle) async -> String {
+    /// the gzip bombs slowly).
+    private static func readinessLine(from descriptor: Int32) async -> String {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var data = Data()
-                while !data.contains(UInt8(ascii: "\n")) {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    data.append(chunk)
-                }
+                var byte: UInt8 = 0
+                while byte != UInt8(ascii: "\n"), read(descriptor, &byte, 1) == 1 { data.append(byte) }
                 continuation.resume(returning: String(decoding: data, as: UTF8.self))
             }
         }
@@ -73,17 +77,10 @@ public final class FixtureServer: Sendable {
         "\(scheme)://127.0.0.1:\(port)/\(session)/" + (dialect.map { "dialect=\($0)/" } ?? "") + "api/"
     }
 
-    /// Stops the server, as when a service goes away; returns at its end,
-    /// without holding a thread of the test runner while it waits.
+    /// Stops the server, as when a service goes away; returns at its end.
     public func stop() async {
-        let ended = AsyncStream<Void> { continuation in
-            process.terminationHandler = { _ in continuation.finish() }
-            if !process.isRunning { continuation.finish() }
-        }
-        // SIGKILL: the server inherits a signal mask that blocks SIGTERM
-        // from the thread that started it.
-        kill(process.processIdentifier, SIGKILL)
-        for await _ in ended {}
+        process.signal(SIGKILL)
+        _ = try? await process.result()
     }
 
     /// A fresh session name, so that a test counts only its own requests.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// species as an end-to-end test runs it, the one way tests run it: a
 /// build, a session of the fixture server as its one service (in

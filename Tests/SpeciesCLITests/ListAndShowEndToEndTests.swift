@@ -3,10 +3,12 @@ import SpeciesKit
 import Testing
 import TestSupport
 
+@testable import species
+
 /// The built `species` binary against `Tests/Tools/swapi_server.py`, which
 /// serves the recorded SWAPI responses on 127.0.0.1.
-@Suite("species end to end")
-struct EndToEndTests {
+@Suite("list and show, end to end")
+struct ListAndShowEndToEndTests {
     let server = ServerSession()
 
     /// Runs `species --base-url <this test's session> arguments...`.
@@ -234,7 +236,7 @@ struct EndToEndTests {
     }
 
     @Test func aServerThatIsNotThereIsExit69() async throws {
-        let root = "http://127.0.0.1:\(ClosedPort.find())/api/"
+        let root = "http://127.0.0.1:\(SelfCheckCommand.closedPort() ?? 9)/api/"
         let result = try await SpeciesRunner()(["--base-url", root, "list"])
         #expect(result.status == 69)
         #expect(result.stdout == "")

@@ -16,7 +16,7 @@ extension StubTransport {
 }
 
 @Suite("SWAPI's services in turn")
-struct ServiceListTests {
+struct ServicesInTurnTests {
     let diagnostics = RecordingDiagnostics()
     let folder = Fixtures.temporaryFolder("services")
     let clock = TestClock()
