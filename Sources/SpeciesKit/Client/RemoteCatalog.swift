@@ -23,8 +23,6 @@ struct RemoteCatalog: SpeciesSource {
     let serial: Bool
 
     private var root: APIRoot { attempt.root }
-    private var draft: Attempt { attempt }
-    private var diagnostics: any Diagnostics { attempt }
 
     /// The listing at `url`, which must be in `expected`'s dialect (with its
     /// results in full). When it is not, and the listing is the first answer
@@ -44,7 +42,7 @@ struct RemoteCatalog: SpeciesSource {
             throw DialectMismatch(dialect: listing.dialect, url: url)
         }
         for issue in listing.issues {
-            diagnostics.warning(issue.description)
+            attempt.warning(issue.description)
         }
         return listing
     }
@@ -84,7 +82,7 @@ struct RemoteCatalog: SpeciesSource {
                 let pages = try WholeListing.page(listing, number: 1, at: first, search: search).pageCount
                 throw SpeciesError.noSuchPage(number, pages: pages, search: search)
             }
-            draft.handedOver(page: url, species: page.species.count)
+            attempt.handedOver(page: url, species: page.species.count)
             return page
         }
     }
@@ -101,21 +99,21 @@ struct RemoteCatalog: SpeciesSource {
             if let limit, limit < plan.pages * SpeciesPage.size {
                 plan = (limit.dividedRoundingUp(by: SpeciesPage.size), "as many as hold the \(limit) species wanted")
             }
-            diagnostics.trace(
+            attempt.trace(
                 serial
                     ? "page plan: one page at a time, each from the last one's next link"
                     : "page plan: \(plan.pages == 1 ? "page 1" : "pages 1 to \(plan.pages) at once") (\(plan.source)), "
                         + (limit.map { "then more while fewer than \($0) have come" }
                             ?? "then the rest that page 1 counts"))
             let walk = PageWalk(
-                root: root, diagnostics: diagnostics, pageURL: pageURL, expectedPages: plan.pages,
+                root: root, diagnostics: attempt, pageURL: pageURL, expectedPages: plan.pages,
                 concurrency: serial ? 1 : Self.concurrency, limit: limit, search: search,
                 listing: { url in
                     try await listing(at: url, expected: dialect, first: url == first, opens: url == first)
                 })
             var species: [StarWarsSpecies] = []
             try await walk.run { url, page in
-                draft.handedOver(page: url, species: page.count)
+                attempt.handedOver(page: url, species: page.count)
                 species += page
             }
             return species
@@ -174,7 +172,7 @@ struct RemoteCatalog: SpeciesSource {
         // One answer holds the whole listing: one page of all its species.
         var whole = WholeListing(search: term, pageSize: .max)
         let species = try whole.add(listing, number: 1, at: url).filter { terms.matches($0.name) }
-        draft.handedOver(page: url, species: species.count)
+        attempt.handedOver(page: url, species: species.count)
         return species
     }
 
@@ -204,9 +202,9 @@ struct RemoteCatalog: SpeciesSource {
             }
         }
         for field in decoded.invalidFields {
-            diagnostics.warning(SpeciesIssue(species: decoded.species.displayName, field: field).description)
+            attempt.warning(SpeciesIssue(species: decoded.species.displayName, field: field).description)
         }
-        draft.handedOver(species: url)
+        attempt.handedOver(species: url)
         return decoded.species
     }
 
