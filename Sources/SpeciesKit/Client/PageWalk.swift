@@ -4,28 +4,38 @@ import Foundation
 /// (`WholeListing`), and hands over their species in API order: every page,
 /// or, with a `limit`, the first pages that hold that many.
 ///
-/// The pages come from `pageURL(k)`: as many as `expectedPages` says at
-/// once (at most `concurrency` in flight), and then as many as page 1's
-/// count makes. A page is taken only once the page before links to it with
-/// its `next` and it links back with its `previous`, so the chain is the
-/// server's own. Where a link does not have the form of `pageURL`, the rest
-/// is followed one link at a time, and so is everything when `concurrency`
-/// is 1. A page asked for past the last one is never taken, and its answer
-/// (a 404, or swapi.tech's repeat of the last page) does not matter.
-struct PageWalk {
-    let root: APIRoot
-    let diagnostics: any Diagnostics
-    /// The URL of page `k`, in the form of the server's own links.
-    let pageURL: @Sendable (Int) -> URL
-    /// How many pages to ask for before page 1 has said how many there are.
-    let expectedPages: Int
-    let concurrency: Int
-    /// At most this many species are wanted; nil for all.
-    var limit: Int?
+/// The pages are the catalog's, in `dialect`: as many as `expectedPages`
+/// says at once (at most `RemoteCatalog.concurrency` in flight), and then
+/// as many as page 1's count makes. A page is taken only once the page
+/// before links to it with its `next` and it links back with its
+/// `previous`, so the chain is the server's own. Where a link does not have
+/// the form of `pageURL`, the rest is followed one link at a time, and so
+/// is everything when the catalog is `serial`. A page asked for past the
+/// last one is never taken, and its answer (a 404, or swapi.tech's repeat
+/// of the last page) does not matter.
+struct PageWalk: Sendable {
+    let catalog: RemoteCatalog
+    let dialect: Dialect
     /// The search the listing answers.
     let search: String?
-    /// Fetches and reads one page.
-    let listing: @Sendable (URL) async throws -> ListingBody
+    /// How many pages to ask for before page 1 has said how many there are.
+    let expectedPages: Int
+    /// At most this many species are wanted; nil for all.
+    let limit: Int?
+
+    private var root: APIRoot { catalog.root }
+    private var diagnostics: any Diagnostics { catalog.attempt }
+
+    /// The URL of page `k`, in the form of the server's own links.
+    func pageURL(_ number: Int) -> URL {
+        dialect.listingURL(root, page: number, search: search)
+    }
+
+    /// Page `url`, read by the catalog; page 1 opens the listing.
+    func listing(_ url: URL) async throws -> ListingBody {
+        let first = url == pageURL(1)
+        return try await catalog.listing(at: url, expected: dialect, first: first, opens: first)
+    }
 
     /// Hands over each page's species, with its URL, in API order.
     func run(_ deliver: (URL, [StarWarsSpecies]) -> Void) async throws {
@@ -118,8 +128,9 @@ private struct PageRequests {
     private var arrived: [Int: Result<ListingBody, any Error>] = [:]
 
     init(walk: PageWalk, wanted: Int) {
-        let (listing, pageURL) = (walk.listing, walk.pageURL)
-        requests = CappedRequests(wanted: max(1, wanted), limit: walk.concurrency) { try await listing(pageURL($0)) }
+        requests = CappedRequests(wanted: max(1, wanted), limit: walk.catalog.serial ? 1 : RemoteCatalog.concurrency) {
+            try await walk.listing(walk.pageURL($0))
+        }
     }
 
     /// Keeps page `number`, fetched already.

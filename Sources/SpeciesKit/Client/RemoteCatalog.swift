@@ -22,7 +22,7 @@ struct RemoteCatalog: SpeciesSource {
     /// Follow `next` one page at a time.
     let serial: Bool
 
-    private var root: APIRoot { attempt.root }
+    var root: APIRoot { attempt.root }
 
     /// The listing at `url`, which must be in `expected`'s dialect (with its
     /// results in full). When it is not, and the listing is the first answer
@@ -93,8 +93,7 @@ struct RemoteCatalog: SpeciesSource {
             if Self.comesWhole(dialect, search) {
                 return try await everything(in: dialect, matching: search)
             }
-            let pageURL: @Sendable (Int) -> URL = { [root] in dialect.listingURL(root, page: $0, search: search) }
-            let first = pageURL(1)
+            let first = dialect.listingURL(root, page: 1, search: search)
             var plan = serial ? (pages: 1, source: "") : expectedPages(at: first, in: dialect, search: search)
             if let limit, limit < plan.pages * SpeciesPage.size {
                 plan = (limit.dividedRoundingUp(by: SpeciesPage.size), "as many as hold the \(limit) species wanted")
@@ -106,11 +105,7 @@ struct RemoteCatalog: SpeciesSource {
                         + (limit.map { "then more while fewer than \($0) have come" }
                             ?? "then the rest that page 1 counts"))
             let walk = PageWalk(
-                root: root, diagnostics: attempt, pageURL: pageURL, expectedPages: plan.pages,
-                concurrency: serial ? 1 : Self.concurrency, limit: limit, search: search,
-                listing: { url in
-                    try await listing(at: url, expected: dialect, first: url == first, opens: url == first)
-                })
+                catalog: self, dialect: dialect, search: search, expectedPages: plan.pages, limit: limit)
             var species: [StarWarsSpecies] = []
             try await walk.run { url, page in
                 attempt.handedOver(page: url, species: page.count)
