@@ -13,11 +13,6 @@ struct CacheEndToEndTests {
 
     private var species: SpeciesRunner { SpeciesRunner(server, cacheHome: cacheHome) }
 
-    /// The installed species, without the cache.
-    private func installed(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await SpeciesRunner(build: .installed)(["--no-cache"] + arguments, environment: environment)
-    }
-
     @Test func aWarmCacheAnswersWithoutTheNetwork() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         let cold = try await species(["list", "--all-pages", "--json"])

@@ -22,10 +22,6 @@ struct HostileServerTests {
         try await SpeciesRunner(build: .installed)(["--no-cache"] + arguments, environment: environment)
     }
 
-    // MARK: Retries
-
-    // MARK: Timeouts
-
     // MARK: Bad data
 
     @Test func htmlUnderStatus200IsNotJSON() async throws {
@@ -173,10 +169,6 @@ struct HostileServerTests {
         let log = try await server.requests()
         #expect(log == ["/\(server.name)/api/species/3", "/\(server.name)/api/species/3/"])
     }
-
-    // MARK: Whole results
-
-    // MARK: Signals
 
     // MARK: Toolchain
 

@@ -12,10 +12,8 @@ import TestSupport
 struct MessagesTests {
     let server = ServerSession()
 
-    /// Without the fallback, which a failing server would otherwise try.
-    private var species: SpeciesRunner { SpeciesRunner(server, fallback: false) }
-
-    /// The same, without the cache.
+    /// Without the cache or the fallback, which a failing server would
+    /// otherwise try.
     private var uncached: SpeciesRunner { SpeciesRunner(server, options: ["--no-cache"], fallback: false) }
 
     /// The installed species, without the cache.

@@ -16,11 +16,6 @@ struct OutputTests {
     static let hugePages = Task { try await FixtureServer.start(["--huge-page", "2000"]) }
     let session = ServerSession(on: OutputTests.hugePages)
 
-    /// The installed species, without the cache.
-    private func installed(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
-        try await SpeciesRunner(build: .installed)(["--no-cache"] + arguments, environment: environment)
-    }
-
     /// Without the fallback, which a failing server would otherwise try.
     private var species: SpeciesRunner { SpeciesRunner(server, fallback: false) }
 
