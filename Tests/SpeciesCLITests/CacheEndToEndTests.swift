@@ -247,7 +247,7 @@ struct CacheEndToEndTests {
         }
     }
 
-    /// Killed while it writes the cache (a page of 73 MB), species leaves at
+    /// Killed while it writes the cache (a listing of 73 MB), species leaves at
     /// most temporary files of its own, readable by their owner only, which
     /// the next write and `cache clear` remove.
     @Test func aWriterKilledAnywhereLeavesOnlyItsOwnTemporaryFiles() async throws {
@@ -261,7 +261,7 @@ struct CacheEndToEndTests {
         // it there, however busy the machine.
         for (round, writing) in [false, true].enumerated() {
             let process = try await cached.start(
-                "huge-page", ["list", "--jsonl"], environment: writing ? ["LD_PRELOAD": hook.path] : [:])
+                "huge-page", ["list", "--all-pages", "--jsonl"], environment: writing ? ["LD_PRELOAD": hook.path] : [:])
             if writing {
                 #expect(await process.stopped(), "stopped before its rename")
             } else {
@@ -291,8 +291,8 @@ struct CacheEndToEndTests {
     }
 
     /// A full disk and a read-only file system, in a mount namespace of the
-    /// test's own; each failure says its own cause. The page (2,000 species,
-    /// 1.2 MB) is larger than the 16 KiB file system.
+    /// test's own; each failure says its own cause. The listing (2,000
+    /// species, 1.2 MB) is larger than the 16 KiB file system.
     @Test(
         .enabled("needs root and unshare(1) to mount a file system of its own") { await Capability.mountsItsOwn.value },
         arguments: [("size=16k", "No space left on device"), ("ro", "Read-only file system")])
@@ -301,7 +301,7 @@ struct CacheEndToEndTests {
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         let script = "mount -t tmpfs -o \"$1\" tmpfs \"$2\" && shift 2 && exec \"$@\""
         let result = try await SpeciesRunner(server, cacheHome: cache)(
-            "big-page", ["list", "--format", "tsv"],
+            "big-page", ["list", "--all-pages", "--format", "tsv"],
             through: { ["unshare", "-m", "/bin/sh", "-c", script, "sh", options, cache.path, $0] })
         #expect(result.status == 0, "\(result)")
         let place = cache.appendingPathComponent("species").path

@@ -118,8 +118,10 @@ struct CommandTests {
         let progress = diagnostics.progress
         // Every page is asked at once; one that arrived while an earlier one
         // was awaited is not announced.
-        #expect(progress.first == "fetching page 1 of 4…")
-        #expect(Set(progress.dropLast()).isSubset(of: (1...4).map { "fetching page \($0) of 4…" }))
+        #expect(progress.first == "fetching page 1 of 4 from swapi.dev (15 s left)…")
+        #expect(
+            Set(progress.dropLast()).isSubset(
+                of: (1...4).map { "fetching page \($0) of 4 from swapi.dev (15 s left)…" }))
         #expect(progress.last == "(ended)")
         let show = RecordingDiagnostics()
         try await ShowCommand(query: .id(3)).run(

@@ -53,7 +53,7 @@ struct HostileServerTests {
             result.stdout == """
                 NAME    CLASSIFICATION  DESIGNATION  HEIGHT  LIFESPAN  LANGUAGE
                 Wookie  -               sentient          -  -         Shyriiwook
-                -       mammal          sentient        180  120       Galactic Basic
+                Human   mammal          sentient        180  120       -
 
                 """)
         let fields = [
@@ -64,7 +64,7 @@ struct HostileServerTests {
             + [
                 "warning: species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent",
                 "warning: species 'Wookie': field 'edited' has the wrong JSON type; treated as absent",
-                "warning: species at \(root)species/1/: field 'name' has the wrong JSON type; treated as absent",
+                "warning: species 'Human': field 'language' has the wrong JSON type; treated as absent",
             ]
         #expect(result.stderr.split(separator: "\n").map(String.init) == expected)
     }

@@ -301,7 +301,9 @@ struct ServicesEndToEndTests {
     /// system's bundle; swapi.dev's certificate has expired. The default
     /// list, with no option at all, gets swapi.py4e.com's live answer with
     /// one notice, and the next run does not contact swapi.dev.
-    @Test(.enabled(publicHosts) { await Capability.servesHostNames.value }, arguments: SpeciesBuild.allCases)
+    @Test(
+        .enabled(Capability.hostNamesNeeded) { await Capability.servesHostNames.value },
+        arguments: SpeciesBuild.allCases)
     func theDefaultListOnSWAPIsOwnHostNames(build: SpeciesBuild) async throws {
         let cache = Fixtures.temporaryFolder("public-hosts")
         let runs = [
@@ -348,7 +350,9 @@ struct ServicesEndToEndTests {
     /// certificate has expired. The listing is www.swapi.tech's, whole (its
     /// own dates, no films); with every other service down, the data built
     /// into species, whole.
-    @Test(.enabled(publicHosts) { await Capability.servesHostNames.value }, arguments: SpeciesBuild.allCases)
+    @Test(
+        .enabled(Capability.hostNamesNeeded) { await Capability.servesHostNames.value },
+        arguments: SpeciesBuild.allCases)
     func aServiceThatFailsPartWayOnSWAPIsOwnHostNames(build: SpeciesBuild) async throws {
         let failing: [String: [String: Any]] = [
             "swapi.dev": ["certificate": "server.pem", "fault": "later-500"],
@@ -420,5 +424,3 @@ struct ServicesEndToEndTests {
 }
 
 private let hashing: Comment = "needs openssl(1) to name the CA's file in an SSL_CERT_DIR folder"
-private let publicHosts: Comment =
-    "needs root, unshare(1), ip(8) and network and mount namespaces, to give SWAPI's host names to local servers"

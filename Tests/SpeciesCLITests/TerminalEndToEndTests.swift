@@ -89,7 +89,7 @@ struct TerminalEndToEndTests {
         #expect(status == 0, "\(screen)")
         // All four pages are asked at once; those that came while page 1
         // was awaited are not announced.
-        #expect(screen.hasPrefix("fetching page 1 of 4…"))
+        #expect(screen.hasPrefix("fetching page 1 of 4 from 127.0.0.1:"))
         // The last progress line is erased before the table starts.
         #expect(screen.contains("…\r\(Self.escape)[2K\(Self.escape)[1mNAME\(Self.escape)[0m\nHuman\n"))
         #expect(Self.visibleLines(screen).filter { $0.contains("fetching") }.count == 1)

@@ -258,25 +258,26 @@ struct CachePolicyTests {
     private func attempt(_ network: any HTTPTransport, _ cache: ResponseCache?, mode: CachePolicy.Mode = .normal)
         -> Attempt
     {
-        var client = SpeciesClient(
-            configuration: .init(
-                roots: [.swapi], retries: 0, cache: CachePolicy(directory: cache?.directory, maxAge: 60, mode: mode)),
-            transport: network, clock: clock)
-        client.time = ClientTime(clock, start: now)
-        let limits = RequestLimits(deadline: Deadline(seconds: 60, time: client.time))
-        return Attempt(.swapi, of: client, limits: mode == .offline ? nil : limits)
+        let time = ClientTime(clock, start: now)
+        let fetching = Fetching(
+            transport: network, cache: cache, policy: CachePolicy(directory: cache?.directory, maxAge: 60, mode: mode),
+            maxResponseSize: SpeciesClient.Configuration.defaultMaxResponseSize, time: time,
+            diagnostics: RecordingDiagnostics(), jitter: { 0.5 })
+        let limits = RequestLimits(deadline: Deadline(seconds: 60, time: time))
+        return Attempt(.swapi, limits: mode == .offline ? nil : limits, dialect: .drf, fetching: fetching)
     }
 
     /// A body read as a species, and kept, as a whole answer is; anything
     /// else is refused.
     private func get(_ attempt: Attempt, keeping: Bool = true) async throws -> String {
-        let name = try await attempt.get(url) { body, url throws(SpeciesError) in
-            guard let name = try? Decode.species(body).species.name else {
-                throw .invalidResponse(url: url, .notASpecies)
-            }
-            return name
+        let body = try await attempt.get(url)
+        guard let name = try? Decode.species(body).species.name else {
+            throw SpeciesError.invalidResponse(url: url, .notASpecies)
         }
-        if keeping { attempt.keep() }
+        if keeping {
+            attempt.handedOver(url)
+            _ = attempt.keep()
+        }
         return name
     }
 
@@ -360,11 +361,16 @@ struct CachePolicyTests {
         }
     }
 
-    @Test func anEntryThatDoesNotReadIsNoEntry() async throws {
+    /// An entry that does not read, whatever its age, is asked of the
+    /// service again, and replaced.
+    @Test func anEntryThatDoesNotReadIsReadAgain() async throws {
         try await withCache { cache in
             try cached(cache, age: 1, body: "<html>left by an older species</html>")
             let network = StubTransport.script([.json(Data(Self.wookie.utf8))])
-            #expect(try await get(attempt(network, cache)) == "Wookie")
+            let reading = attempt(network, cache)
+            await #expect(throws: SpeciesError.self) { _ = try await get(reading) }
+            reading.readAgain()
+            #expect(try await get(reading) == "Wookie")
             #expect(network.requests.count == 1)
             #expect(network.requests.first.map { _ in cache.read(url)?.body } == Data(Self.wookie.utf8))
         }

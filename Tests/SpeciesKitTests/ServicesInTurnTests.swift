@@ -213,6 +213,34 @@ struct ServicesInTurnTests {
                 == true)
     }
 
+    /// The cache's answer says when what it holds was fetched, not when
+    /// it was read.
+    @Test func theCachesAnswerTellsWhenItWasFetched() async throws {
+        let down = try Services(failing: [Self.py4e: .failure(.connectionRefused)])
+        let later = RecordingDiagnostics()
+        let downLater = client(down, roots: [Self.py4e], maxAge: 60, telling: later)
+        _ = try await client(try Services(), roots: [Self.py4e]).page(1)
+        let written = Date()
+        clock.advance(by: 300)
+        let answer = try await downLater.page(1)
+        guard case .cache(_, let fetched) = answer.source else { return #expect(Bool(false), "\(answer.source)") }
+        #expect(fetched <= written)
+        #expect(
+            later.notes == [
+                "swapi.py4e.com did not answer (stubbed connectionRefused): answering from the cache, as fetched 5 min ago"
+            ])
+    }
+
+    /// A transport's own failure is the failure of its service: the next
+    /// answers.
+    @Test func aTransportsOwnFailureIsNoAnswerFromItsService() async throws {
+        let services = try Services(failing: [Self.dev: .failure(.other)])
+        let answer = try await client(services).page(1)
+        #expect(answer.source == .service(APIRoot("https://\(Self.py4e)/api/")!))
+        let alone = await speciesError { _ = try await client(services, roots: [Self.dev], fallback: false).page(1) }
+        #expect(alone?.kind == .unavailable && alone != .cancelled)
+    }
+
     @Test func thenSWAPIsOwnDataUnderTheFirstPublicService() async throws {
         let portal = StubTransport.Reply.response(HTTPResponse(status: 200, body: Data("<html>".utf8)))
         let down = try Services(failing: [

@@ -102,7 +102,7 @@ public final class StubTransport: HTTPTransport {
     public var mostInFlight: Int { state.withLock { $0.mostInFlight } }
     public var stalled: Bool { state.withLock { $0.stalled } }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let held = state.withLock { state in
             state.requests.append(request)
             state.inFlight += 1
@@ -113,7 +113,13 @@ public final class StubTransport: HTTPTransport {
         }
         if held { await waitForTheRound() }
         defer { state.withLock { $0.inFlight -= 1 } }
-        return try await answer(request)
+        do {
+            return try await answer(request)
+        } catch let error as TransportError {
+            throw error
+        } catch {
+            throw TransportError(error is CancellationError ? .cancelled : .other, url: request.url, detail: "\(error)")
+        }
     }
 
     /// Waits while the round's other requests, started already, take their

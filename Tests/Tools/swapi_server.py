@@ -19,7 +19,9 @@ each of SWAPI's three dialects:
 Path segments before `api/` make a session, such as /t42/api/species/: the
 links served keep the session, and GET /<session>/_log lists the requests of
 that session (with ?wait=N, once there are N, or after 10 minutes). Segments of the session choose how it behaves:
-`dialect=tech`, `delay=MS` (each answer waits MS milliseconds), `gate=N`
+`dialect=tech`, `delay=MS` (each answer waits MS milliseconds), `faulty=N`
+(the fault applies to the session's first N requests only; then it is
+healthy), `gate=N`
 (requests are answered N at a time: each waits until the session's count of
 requests reaches the next multiple of N, so that a client that asks for N
 pages in one round trip passes, and one that waits for an answer first gets
@@ -98,10 +100,10 @@ FAULTS = {
     "shifting": "species pages move by one species a request: the Nth request's list is rotated by N - 1",
     "later-pages-tech": "species pages after the first answer in swapi.tech's form",
     "dialect-flip": "answers alternate between swapi.dev's and swapi.tech's forms, request by request",
-    "big-page": "species page 1 holds 2,000 species (page 1's, each with a URL of its own) and no next link",
+    "big-page": "the species list is one array of 2,000 species, as swapi.info's is (page 1's over and over, each with a URL of its own)",
     "empty-objects": "species page 1 holds 3,000,000 empty objects (6 MB)",
     "dense-page": "species page 1 is one species with 1,092,000 strings of 90 bytes and 1,092,000 of one (100 MiB), the most species accepts",
-    "huge-page": "species page 1 holds --huge-page species (100,000: about 70 MB) and no next link",
+    "huge-page": "the species list is one array of --huge-page species (100,000: about 70 MB), as swapi.info's is",
     "redirect-off-host": "every request redirects to localhost instead of 127.0.0.1",
     "redirect-other-port": "every request redirects to another port of 127.0.0.1",
     "redirect-no-location": "every request answers 302 without a Location",
@@ -134,7 +136,23 @@ FAULTS = {
     "next-back": "species page 2 links back to page 1 as its next",
     "next-self": "species page 2 links to itself as its next",
     "ignore-search": "the species list ignores ?search= (swapi.tech's ?name=), as a caching proxy that drops the query would",
+    "element-empty": "the first species of page 2 (swapi.info's 11th) is {}",
+    "element-nameless": "the first species of page 2 (swapi.info's 11th) has a null name",
+    "element-planet": "the first species of page 2 (swapi.info's 11th) has a planet's URL",
+    "element-null": "the first species of page 2 (swapi.info's 11th) is null",
+    "element-again": "the first species of page 2 (swapi.info's 11th) is species 1 again, its URL spelled with a final slash or without",
+    "short-page-1": "species page 1 holds 9 species (not its last), and still links to page 2",
+    "count-billion": "species pages count 1,000,000,000",
+    "one-fewer": "species pages are those of a listing without the last species (count 36, page 4 of 6)",
+    "oversized-page-2": "species page 2 is padded past 2 MiB",
+    "as-array": "the species list is one array of page 1's species, as swapi.info's is",
+    "search-form": "swapi.tech's species pages are written in the form of its search: result, no next",
 }
+
+# What each ELEMENT fault makes of a species object.
+ELEMENTS = {"element-empty": lambda species: {}, "element-nameless": lambda species: {**species, "name": None},
+            "element-null": lambda species: None,
+            "element-planet": lambda species: {**species, "url": re.sub(r"species/\d+", "planets/13", species["url"])}}
 
 # The count each COUNT fault writes into every species page; None leaves it out.
 COUNTS = {"count-missing": None, "count-null": b"null", "count-string": b'"37"', "count-negative": b"-1",
@@ -337,6 +355,8 @@ class Handler(BaseHTTPRequestHandler):
         if delay:
             time.sleep(delay)
         fault = settings.get("fault", server.fault)
+        if "faulty" in settings and count > int(settings["faulty"]):
+            fault = None
         dialect = settings.get("dialect", server.dialect)
         if fault and fault not in FAULTS or dialect not in ("drf", "tech", "info"):
             return self.send(400, f"unknown fault or dialect in {session}".encode())
@@ -487,6 +507,26 @@ class Handler(BaseHTTPRequestHandler):
                 return status, json.dumps(page).encode()
             page[key] = "COUNT"
             return status, json.dumps(page).encode().replace(b'"COUNT"', COUNTS[fault])
+        if (fault in ELEMENTS or fault == "element-again") and status == 200 and rest.rstrip("/") == "species":
+            return status, self.element_fault(fault, body, page_number)
+        if fault == "short-page-1" and species_page and page_number == "1":
+            page = json.loads(body)
+            return status, self.edit(body, results=page["results"][:-1])
+        if fault == "one-fewer" and species_page and "results" in json.loads(body):
+            page = json.loads(body)
+            key = "total_records" if "total_records" in page else "count"
+            last = page[key] == len(page["results"]) + 10 * (int(page_number) - 1)
+            return status, self.edit(body, **{key: page[key] - 1, "results": page["results"][:-1] if last else page["results"]})
+        if fault == "count-billion" and species_page:
+            page = json.loads(body)
+            return status, self.edit(body, **{"total_records" if "total_records" in page else "count": 1_000_000_000})
+        if fault == "oversized-page-2" and species_page and page_number == "2":
+            return status, body[:-1] + b" " * (2 * 1024 * 1024 + 1) + b"}"
+        if fault == "as-array" and first_page:
+            return status, json.dumps(json.loads(body)["results"]).encode()
+        if fault == "search-form" and species_page and "total_records" in json.loads(body):
+            page = json.loads(body)
+            return status, json.dumps({"message": "ok", "total_records": page["total_records"], "result": page["results"]}).encode()
         if fault == "short-page-2" and species_page and page_number == "2":
             page = json.loads(body)
             return status, self.edit(body, results=page["results"][:-1])
@@ -531,12 +571,36 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "dense-page" and first_page:
             return status, self.server.dense_page()
         if fault == "big-page" and first_page:
-            page = json.loads(body)
             results = [{**species, "url": f"{own_root}species/{number}/"}
-                       for number, species in enumerate(page["results"] * 200, start=1)]
-            page.update(count=2000, next=None, results=results)
-            return status, json.dumps(page).encode()
+                       for number, species in enumerate(json.loads(body)["results"] * 200, start=1)]
+            return status, json.dumps(results).encode()
         return status, body
+
+    @staticmethod
+    def element_fault(fault, body, page_number):
+        """The first species of page 2, or swapi.info's 11th, as the fault says."""
+        document = json.loads(body)
+        if isinstance(document, list):
+            elements, index = document, 10
+        elif page_number == "2" and "results" in document:
+            elements, index = document["results"], 0
+        else:
+            return body
+        tech = isinstance(elements[index], dict) and "properties" in elements[index]
+        species = elements[index]["properties"] if tech else elements[index]
+        if fault == "element-again":
+            first = elements[0] if isinstance(document, list) else None
+            url = species["url"].rstrip("/")
+            again = re.sub(r"species/\d+$", "species/1", url)
+            changed = {**(first["properties"] if tech and first else first or species), "name": "Again",
+                       "url": again if url != species["url"] else again + "/"}
+        else:
+            changed = ELEMENTS[fault](species)
+        if tech and fault != "element-empty" and changed is not None:
+            elements[index] = {**elements[index], "properties": changed}
+        else:
+            elements[index] = changed
+        return json.dumps(document).encode()
 
     @staticmethod
     def edit(body, **changes):
@@ -671,8 +735,9 @@ class Server(ThreadingHTTPServer):
             return self.big_bomb
 
     def huge_page(self, first_page, own_root):
-        """One page of --huge-page species, the first page's over and over,
-        each with an id and URL of its own. It is made once, with a stand-in
+        """One array of --huge-page species, as swapi.info's listing is, the
+        first page's over and over, each with an id and URL of its own (a
+        SWAPI page holds 10). It is made once, with a stand-in
         for the root, and each root gets a copy with its own: one json.dumps
         of the whole page would hold Python's interpreter lock for a second,
         and no request could be accepted meanwhile."""
@@ -682,8 +747,7 @@ class Server(ThreadingHTTPServer):
                 results = [json.dumps({**species[(number - 1) % len(species)], "url": f"{HUGE_PAGE_ROOT}species/{number}/"},
                                       separators=(",", ":"))
                            for number in range(1, self.huge_page_species + 1)]
-                self.huge_page_template = (f'{{"count":{len(results)},"next":null,"previous":null,"results":['
-                                           + ",".join(results) + "]}").encode()
+                self.huge_page_template = ("[" + ",".join(results) + "]").encode()
         return self.huge_page_template.replace(HUGE_PAGE_ROOT.encode(), own_root.encode())
 
 

@@ -8,8 +8,9 @@ import Darwin
 
 /// Responses on disk, one file per URL, under `$XDG_CACHE_HOME/species/`
 /// (else `~/.cache/species/`). A file holds a short text header (the URL,
-/// when it was fetched, its validators, the body's length) and the body.
-/// Only bodies that were read as SWAPI JSON are ever written (`Attempt`).
+/// when it was fetched, its validators, the count of the listing a page
+/// was whole with, the body's length) and the body. Only responses that
+/// went into an answer found whole are ever written (`Attempt.keep`).
 ///
 /// Writes go to a temporary file of the cache's own, readable by its owner
 /// only, that is then renamed over the entry: a reader never sees half an
@@ -26,13 +27,18 @@ package struct ResponseCache: Sendable {
         package var fetched: Date
         package var etag: String?
         package var lastModified: String?
+        /// For a page of a listing: the count of the listing it was whole with.
+        package var count: Int?
         package var body: Data
 
-        package init(url: String, fetched: Date, etag: String? = nil, lastModified: String? = nil, body: Data) {
+        package init(
+            url: String, fetched: Date, etag: String? = nil, lastModified: String? = nil, count: Int? = nil, body: Data
+        ) {
             self.url = url
             self.fetched = fetched
             self.etag = etag
             self.lastModified = lastModified
+            self.count = count
             self.body = body
         }
     }
@@ -95,6 +101,15 @@ package struct ResponseCache: Sendable {
 
     package func read(_ url: URL) -> Entry? {
         read(Self.key(url), suffix: Self.suffix)
+    }
+
+    /// The count of the listing the page at `url` was whole with, read from
+    /// its header alone.
+    func count(ofListingAt url: URL) -> Int? {
+        let key = Self.key(url)
+        guard let header = EntryFile(path: file(for: key).path, maxBodySize: maxBodySize)?.header, header.url == key
+        else { return nil }
+        return header.count
     }
 
     /// Writes `entry` whole, or not at all.
@@ -246,6 +261,7 @@ package struct ResponseCache: Sendable {
         if let lastModified = entry.lastModified, Self.fitsOnALine(lastModified) {
             header += "last-modified \(lastModified)\n"
         }
+        if let count = entry.count { header += "count \(count)\n" }
         header += "length \(entry.body.count)\n\n"
         return Data(header.utf8)
     }
@@ -264,6 +280,7 @@ package struct ResponseCache: Sendable {
         var fetched: Date
         var etag: String?
         var lastModified: String?
+        var count: Int?
         /// Of the header, blank line included.
         var size: Int
         var bodySize: Int
@@ -280,8 +297,9 @@ package struct ResponseCache: Sendable {
             guard let url = fields["url"], let fetched = fields["fetched"].flatMap(Double.init), fetched.isFinite,
                 let bodySize = fields["length"].flatMap(Int.init), bodySize >= 0
             else { return nil }
-            (self.url, self.fetched, etag, lastModified) = (
-                url, Date(timeIntervalSince1970: fetched), fields["etag"], fields["last-modified"]
+            (self.url, self.fetched, etag, lastModified, count) = (
+                url, Date(timeIntervalSince1970: fetched), fields["etag"], fields["last-modified"],
+                fields["count"].flatMap(Int.init)
             )
             size = end.upperBound - bytes.startIndex
             self.bodySize = bodySize
@@ -329,6 +347,7 @@ package struct ResponseCache: Sendable {
             guard complete else { return nil }
             return Entry(
                 url: header.url, fetched: header.fetched, etag: header.etag, lastModified: header.lastModified,
+                count: header.count,
                 body: body)
         }
 

@@ -1,140 +1,168 @@
 import Foundation
 import Synchronization
 
+/// What every attempt of a client is handed: how it reaches the network
+/// and the cache, and where it reports.
+struct Fetching: Sendable {
+    let transport: any HTTPTransport
+    let cache: ResponseCache?
+    let policy: CachePolicy
+    /// The client's size limit, whatever the transport.
+    let maxResponseSize: Int
+    let time: ClientTime
+    let diagnostics: any Diagnostics
+    /// Uniform in 0..<1: the jitter of the retries' back-off.
+    let jitter: @Sendable () -> Double
+}
+
 /// One source's attempt at an answer (docs/cli.md, "One answer, one
-/// source"): it reads the cache, asks the service, and holds all that the
-/// answer would leave behind until the client keeps the answer whole
-/// (`keep`): the responses to cache, the warnings about its species, the
-/// dialect the service spoke and, when the client says so, that it
-/// answered. A source that fails is dropped (`drop`), and nothing of it
-/// stays. Notes, progress and traces pass through at once.
+/// source"): it reads the cache, asks the service, retries, and holds all
+/// that the answer would leave behind until the client keeps the answer
+/// whole (`keep`): the responses that went into it, to cache, the warnings
+/// about its species, and the dialect the service spoke. A source that
+/// fails is dropped (`drop`), and nothing of it stays.
 ///
 /// A fresh cache entry answers with no request; a stale one is revalidated
-/// (`If-None-Match`, `If-Modified-Since`). An attempt at the cache alone
-/// (`limits` nil) answers from an entry of any age, or not at all, and
-/// keeps nothing. A request takes what `limits` says: the transport keeps
-/// its deadline and pace, and it is retried here, after HTTP 429, 500,
-/// 502, 503 or 504 or a dropped connection, after a back-off or the
-/// server's `Retry-After`, as long as the deadline leaves time. A body is
-/// decoded only when it holds no more JSON values than the size limit
-/// allows (`JSONValueCount`), and is cached only once it has been read.
-final class Attempt: Diagnostics {
+/// (`If-None-Match`, `If-Modified-Since`), and so is every one under
+/// `CachePolicy.Mode.refresh`; after `readAgain()`, the cache is not read.
+/// An attempt at the cache alone (`limits` nil) answers
+/// from an entry of any age, or not at all. A request takes what `limits`
+/// says: the transport keeps its deadline and pace, and it is retried here,
+/// after HTTP 429, 500, 502, 503 or 504 or a dropped connection, after a
+/// back-off or the server's `Retry-After`, as long as the deadline leaves
+/// time. A body is handed on only within the client's size limit, and when
+/// it holds no more JSON values than that limit allows (`JSONValueCount`).
+final class Attempt: Sendable {
     private struct Held {
-        var entries: [ResponseCache.Entry] = []
+        var entries: [String: ResponseCache.Entry] = [:]
+        /// The keys of the entries the answer was made of.
+        var used: Set<String> = []
         var warnings: [String] = []
         /// The listing pages handed over, with how many species each held.
         var pages: [(url: URL, species: Int)] = []
+        /// The count of the listing the pages handed over were whole with.
+        var count: Int?
         /// A species read on its own, as `show` reads one.
         var species: URL?
         /// When the oldest of what the cache answered was fetched.
         var oldestFromCache: Date?
-        var dialect: Dialect?
+        var dialect: Dialect
+        /// Every entry is asked again with its validators (`--refresh`).
+        var revalidate: Bool
+        /// The cache is not read at all.
+        var bypass = false
     }
 
     let root: APIRoot
     /// Nil: the cache alone, whatever the age of its entries.
     let limits: RequestLimits?
-    private let client: SpeciesClient
-    private let held = Mutex(Held())
+    private let fetching: Fetching
+    private let held: Mutex<Held>
 
-    init(_ root: APIRoot, of client: SpeciesClient, limits: RequestLimits?) {
+    /// - Parameter dialect: the service's, as far as the client knows it.
+    init(_ root: APIRoot, limits: RequestLimits?, dialect: Dialect, fetching: Fetching) {
         self.root = root
-        self.client = client
         self.limits = limits
+        self.fetching = fetching
+        held = Mutex(Held(dialect: dialect, revalidate: fetching.policy.mode == .refresh))
     }
 
-    var cache: ResponseCache? { client.cache }
+    /// The dialect of the service, as this attempt knows it.
+    var dialect: Dialect { held.withLock { $0.dialect } }
 
-    /// The dialect of the service: as this attempt or an earlier answer
-    /// showed it, else the one its host is known for, else drf's.
-    var dialect: Dialect {
-        held.withLock { $0.dialect } ?? client.memory.dialect(of: root) ?? Dialect.guess(for: root)
-    }
-
-    /// The service answered in `dialect`; the first time in this process,
-    /// or when it changed, the trace hears of it.
+    /// The service answered in `dialect`.
     func learn(_ dialect: Dialect) {
-        guard held.withLock({ $0.dialect }) != dialect else { return }
         held.withLock { $0.dialect = dialect }
-        if client.memory.dialect(of: root, heardOnly: true) != dialect {
-            trace("\(root.origin.authority) answers in \(dialect.service) form (\(dialect.rawValue))")
+    }
+
+    /// Whether the cache answered any of it.
+    var answeredFromCache: Bool { held.withLock { $0.oldestFromCache != nil } }
+
+    /// From now on, the cache is not read: what it answered is asked of the
+    /// service again, and what went into the answer so far is forgotten.
+    func readAgain() {
+        held.withLock { held in
+            held.bypass = true
+            held.entries = [:]
+            held.oldestFromCache = nil
+            held.used = []
+            held.pages = []
+            held.warnings = []
         }
     }
 
-    /// The value `read` makes of the body of GET `url`. `read` throws
-    /// `SpeciesError.invalidResponse` for a body that is not what it expects.
-    func get<Value: Sendable>(_ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value) async throws -> Value {
+    /// The body of GET `url`, from the cache or the network.
+    /// - Throws: `SpeciesError.httpStatus` for a status that is not a
+    ///   success, `.notSWAPI` for 401 and 403, `.notCached` for the cache
+    ///   alone without an entry, `.tooLarge`, or the transport's failure.
+    func get(_ url: URL) async throws(SpeciesError) -> Data {
         let key = ResponseCache.key(url)
-        var entry = held.withLock { $0.entries.last { $0.url == key } } ?? cache?.read(url)
-        let cached = entry.flatMap { try? decode($0.body, url, read) }
-        // An entry that does not read is no entry: it is replaced.
-        if cached == nil { entry = nil }
-        let now = client.time.now
-        if let entry, let cached,
+        let (heldEntry, revalidate, bypass) = held.withLock { ($0.entries[key], $0.revalidate, $0.bypass) }
+        let entry = heldEntry ?? (bypass ? nil : fetching.cache?.read(url))
+        let now = fetching.time.now
+        if let entry,
             limits == nil
-                || (client.configuration.cache.mode == .normal
-                    && CachePolicy.isFresh(entry.fetched, now: now, maxAge: client.configuration.cache.maxAge))
+                || (!revalidate && CachePolicy.isFresh(entry.fetched, now: now, maxAge: fetching.policy.maxAge))
         {
             held.withLock { $0.oldestFromCache = min($0.oldestFromCache ?? entry.fetched, entry.fetched) }
-            trace(
+            fetching.diagnostics.trace(
                 "GET \(url.redacted): from the cache, no request (fetched \(TimeSpan.describe(now.timeIntervalSince(entry.fetched))) ago)"
             )
-            return cached
+            return try checked(entry.body, url)
         }
-        guard let limits else { throw SpeciesError.notCached(url: url) }
+        guard let limits else { throw .notCached(url: url) }
         var request = HTTPRequest(url: url, limits: limits)
         request.headers["If-None-Match"] = entry?.etag
         request.headers["If-Modified-Since"] = entry?.lastModified
         let response = try await send(request)
         switch response.status {
         case 304 where entry != nil:
-            guard var entry, let cached else { break }
-            entry.fetched = client.time.now
+            guard var entry else { break }
+            entry.fetched = fetching.time.now
             hold(entry)
-            return cached
+            return try checked(entry.body, url)
         case 200..<300:
-            let value = try decode(response.body, url, read)
+            let body = try checked(response.body, url)
             hold(
                 .init(
-                    url: key, fetched: client.time.now, etag: response.header("ETag"),
-                    lastModified: response.header("Last-Modified"), body: response.body))
-            return value
+                    url: key, fetched: fetching.time.now, etag: response.header("ETag"),
+                    lastModified: response.header("Last-Modified"), body: body))
+            return body
         case 401, 403:
             // SWAPI asks no one for credentials.
-            throw SpeciesError.notSWAPI(url: url, status: response.status)
+            throw .notSWAPI(url: url, status: response.status)
         default:
             break
         }
-        throw SpeciesError.httpStatus(response.status, url: url)
+        throw .httpStatus(response.status, url: url)
     }
 
-    /// What `read` makes of `body`, once the body is known to hold no more
-    /// values than the limits (`JSONValueCount`).
-    private func decode<Value>(_ body: Data, _ url: URL, _ read: (Data, URL) throws(SpeciesError) -> Value)
-        throws(SpeciesError) -> Value
-    {
-        if let excess = JSONValueCount(maxSize: client.configuration.maxResponseSize).excess(in: body) {
+    /// `body`, when it is within the client's limits.
+    private func checked(_ body: Data, _ url: URL) throws(SpeciesError) -> Data {
+        if body.count > fetching.maxResponseSize { throw .tooLarge(url: url, .bytes(fetching.maxResponseSize)) }
+        if let excess = JSONValueCount(maxSize: fetching.maxResponseSize).excess(in: body) {
             throw .tooLarge(url: url, excess)
         }
-        return try read(body, url)
+        return body
     }
 
     /// `request` through the transport, retried as its limits allow, each
     /// exchange told to the trace.
-    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    private func send(_ request: HTTPRequest) async throws(SpeciesError) -> HTTPResponse {
         let (url, deadline, retries) = (request.url, request.limits.deadline, request.limits.retries)
+        let time = fetching.time
         var attempt = 0
         while true {
-            let start = client.time.elapsed()
+            let start = time.elapsed()
             func elapsed() -> String {
-                "\(Int(ClientTime.seconds(client.time.elapsed() - start) * 1000)) ms"
+                "\(Int(ClientTime.seconds(time.elapsed() - start) * 1000)) ms"
             }
             let response: HTTPResponse
             do {
-                response = try await client.transport.send(request)
-            } catch let error as TransportError {
-                trace("GET \(url.redacted): failed after \(elapsed()): \(error.detail)")
-                let wait = Self.backoff(attempt: attempt, unit: client.jitter())
+                response = try await fetching.transport.send(request)
+            } catch {
+                fetching.diagnostics.trace("GET \(url.redacted): failed after \(elapsed()): \(error.detail)")
+                let wait = Self.backoff(attempt: attempt, unit: fetching.jitter())
                 guard error.kind == .connectionLost, attempt < retries, wait < deadline.secondsLeft else {
                     throw SpeciesError(error)
                 }
@@ -142,17 +170,17 @@ final class Attempt: Diagnostics {
                 continue
             }
             let revalidated = response.status == 304 && request.headers.keys.contains { $0.hasPrefix("If-") }
-            trace(
+            fetching.diagnostics.trace(
                 "GET \(url.redacted): \(response.status) \(HTTPStatusText.reason(response.status)), \(response.body.count) bytes, "
                     + "\(elapsed()), \(revalidated ? "revalidated: the cached copy is current" : "from the network")")
             guard [429, 500, 502, 503, 504].contains(response.status) else { return response }
-            let asked = response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: client.time.now) }
+            let asked = response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: time.now) }
             if let asked, asked > deadline.secondsLeft {
-                throw SpeciesError.rateLimited(
+                throw .rateLimited(
                     url: url, status: response.status, retryAfter: asked, secondsLeft: deadline.secondsLeft,
-                    at: client.time.now)
+                    at: time.now)
             }
-            let wait = asked ?? Self.backoff(attempt: attempt, unit: client.jitter())
+            let wait = asked ?? Self.backoff(attempt: attempt, unit: fetching.jitter())
             guard attempt < retries, wait < deadline.secondsLeft else { return response }
             let reason = "it answered HTTP \(response.status) \(HTTPStatusText.reason(response.status))"
             try await retry(&attempt, of: retries, after: wait, asked: asked != nil, url, because: reason)
@@ -162,10 +190,14 @@ final class Attempt: Diagnostics {
     /// Says the retry, and waits for it.
     private func retry(
         _ attempt: inout Int, of retries: Int, after wait: Double, asked: Bool, _ url: URL, because reason: String
-    ) async throws {
+    ) async throws(SpeciesError) {
         let waiting = TimeSpan.tenths(wait) + (asked ? ", as the server asked" : "")
-        note("retry \(attempt + 1) of \(retries) in \(waiting): \(url.redacted): \(reason)")
-        try await limits?.deadline.sleep(wait)
+        fetching.diagnostics.note("retry \(attempt + 1) of \(retries) in \(waiting): \(url.redacted): \(reason)")
+        do {
+            try await limits?.deadline.sleep(wait)
+        } catch {
+            throw .cancelled
+        }
         attempt += 1
     }
 
@@ -179,76 +211,80 @@ final class Attempt: Diagnostics {
     // MARK: What the answer would leave behind
 
     private func hold(_ entry: ResponseCache.Entry) {
-        guard cache != nil, limits != nil else { return }
+        guard fetching.cache != nil, limits != nil else { return }
+        held.withLock { $0.entries[entry.url] = entry }
+    }
+
+    /// A field of a species could not be read: said once the answer is kept.
+    func warn(_ issues: [SpeciesIssue]) {
+        held.withLock { $0.warnings += issues.map(\.description) }
+    }
+
+    /// The pages of a listing of `count` went into the answer, in order.
+    func handedOver(pages: [(url: URL, species: Int)], of count: Int?) {
         held.withLock { held in
-            held.entries.removeAll { $0.url == entry.url }
-            held.entries.append(entry)
+            held.pages += pages
+            held.count = count
+            held.used.formUnion(pages.map { ResponseCache.key($0.url) })
         }
     }
 
-    func warning(_ message: String) {
-        held.withLock { $0.warnings.append(message) }
+    /// The count of the listing whose page 1 the cache holds at `url`.
+    func cachedCount(ofListingAt url: URL) -> Int? {
+        fetching.cache?.count(ofListingAt: url)
     }
 
-    func note(_ message: String) { client.diagnostics.note(message) }
-    func progress(_ message: String) { client.diagnostics.progress(message) }
-    func trace(_ message: String) { client.diagnostics.trace(message) }
-
-    /// A page of a listing, handed over in its order.
-    func handedOver(page url: URL, species: Int) {
-        held.withLock { $0.pages.append((url, species)) }
-    }
-
-    /// A species read on its own.
-    func handedOver(species url: URL) {
-        held.withLock { $0.species = $0.species ?? url }
+    /// A species read on its own, or a resource, went into the answer.
+    func handedOver(_ url: URL, species: Bool = false) {
+        held.withLock { held in
+            if species { held.species = held.species ?? url }
+            held.used.insert(ResponseCache.key(url))
+        }
     }
 
     /// When the oldest of what the cache answered was fetched: how old an
     /// answer that stood in for the API is.
     var oldestFromCache: Date? { held.withLock { $0.oldestFromCache } }
 
-    /// The answer is whole: its responses are cached, its warnings said,
-    /// and the dialect it showed remembered, in the cache when it is not
-    /// the one guessed; with `answering`, the record that this service
-    /// answers the list is written too.
-    func keep(answering record: (since: Date, roots: [APIRoot])? = nil) {
-        let held = self.held.withLock { held in
-            defer { held = Held() }
-            return held
-        }
-        let now = client.time.now
+    /// The answer is whole: the responses it was made of are cached, and
+    /// its warnings said. The dialect the service spoke, to remember.
+    func keep() -> Dialect {
+        let held = self.held.withLock { $0 }
         do throws(ResponseCache.Failure) {
-            for entry in held.entries { try cache?.write(entry) }
-            // A read from the cache alone remembers nothing.
-            if limits != nil, let dialect = held.dialect, client.memory.learn(dialect, of: root) {
-                try cache?.remember(dialect, of: root, at: now)
+            let pages = Set(held.pages.map { ResponseCache.key($0.url) })
+            for key in held.used.sorted() {
+                guard var entry = held.entries[key] else { continue }
+                if pages.contains(key) { entry.count = held.count }
+                try fetching.cache?.write(entry)
             }
-            if let record { try cache?.remember(root, answering: record.roots, since: record.since, at: now) }
         } catch {
-            client.diagnostics.warning("cannot write the cache in \(error.path): \(error.reason)")
+            fetching.diagnostics.warning("cannot write the cache in \(error.path): \(error.reason)")
         }
-        held.warnings.forEach(client.diagnostics.warning)
+        held.warnings.forEach(fetching.diagnostics.warning)
+        return held.dialect
     }
 
-    /// The source failed: what it sent goes. Says, for a notice, what that
-    /// was (`1 page, which is dropped`), or nothing when it sent nothing.
-    func drop(from service: String) -> String {
-        let held = self.held.withLock { held in
-            defer { held = Held() }
-            return held
-        }
-        let what: [String] =
-            held.pages.map { "\($0.url.redacted) (\($0.species) species)" }
-            + (held.pages.isEmpty ? held.species.map { ["\($0.redacted) (the species)"] } ?? [] : [])
-        guard !what.isEmpty else { return "" }
-        trace("dropping what \(service) sent: " + what.joined(separator: ", "))
-        held.warnings.forEach { trace("dropping the warning with it: \($0)") }
+    /// For a notice, what the source sent before it failed: `1 page, which
+    /// is dropped`; nothing when it sent nothing.
+    var sent: String {
+        let held = self.held.withLock { $0 }
         switch held.pages.count {
-        case 0: return "the species, which is dropped"
+        case 0 where held.species != nil: return "the species, which is dropped"
+        case 0: return ""
         case 1: return "1 page, which is dropped"
         case let count: return "\(count) pages, which are dropped"
         }
+    }
+
+    /// The source failed: what it sent goes, and the trace says what.
+    func drop(from service: String) {
+        let held = self.held.withLock { $0 }
+        let what: [String] =
+            held.pages.map { "\($0.url.redacted) (\($0.species) species)" }
+            + (held.pages.isEmpty ? held.species.map { ["\($0.redacted) (the species)"] } ?? [] : [])
+        guard !what.isEmpty else { return }
+        fetching.diagnostics.trace("dropping what \(service) sent: " + what.joined(separator: ", "))
+        held.warnings.forEach { fetching.diagnostics.trace("dropping the warning with it: \($0)") }
     }
 }
 

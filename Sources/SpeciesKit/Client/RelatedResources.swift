@@ -81,21 +81,25 @@ extension SpeciesClient {
     /// link) is named `unknown (not found)`; any other failure makes the
     /// answer not whole, and the next source answers it (docs/cli.md, "One
     /// answer, one source").
-    func related(of species: StarWarsSpecies, in source: any SpeciesSource) async throws -> RelatedResources {
+    func related(of species: StarWarsSpecies, in source: any SpeciesSource) async throws(SpeciesError)
+        -> RelatedResources
+    {
         let links = [species.homeworld].compactMap { $0 } + species.people + species.films
         var found = [RelatedResource?](repeating: nil, count: links.count)
         var names = [RelatedResources.Name](repeating: .unnamed, count: links.count)
-        var requests = CappedRequests(wanted: links.count, limit: RemoteCatalog.concurrency) { number in
-            try await resource(links[number - 1], in: source)
-        }
-        try await withThrowingTaskGroup(of: CappedRequests<RelatedFetch>.Arrival.self) { group in
-            var done = 0
-            while let arrival = try await requests.next(in: &group) {
-                done += 1
-                diagnostics.progress("fetching related resources \(done) of \(links.count)…")
-                (found[arrival.number - 1], names[arrival.number - 1]) = try arrival.result.get()
+        var done = 0
+        let failure = await CappedRequests.run(
+            Array(links.indices), limit: RemoteCatalog.concurrency, { await resource(links[$0], in: source) }
+        ) { index, result -> CappedRequests.Next<Int, SpeciesError> in
+            done += 1
+            diagnostics.progress("fetching related resources \(done) of \(links.count)…")
+            switch result {
+            case .success(let fetched): (found[index], names[index]) = fetched
+            case .failure(let error): return .end(error)
             }
+            return .more([])
         }
+        if let failure { throw failure }
         let hasHomeworld = species.homeworld != nil
         let peopleRange = (hasHomeworld ? 1 : 0)..<((hasHomeworld ? 1 : 0) + species.people.count)
         let filmRange = peopleRange.upperBound..<links.count
@@ -114,16 +118,18 @@ extension SpeciesClient {
     /// A planet, person or film, read from its link's kind and id and
     /// asked of `source`, whatever host the link names (swapi.tech writes
     /// its own). A link that names none is `unknown (not a SWAPI link)`.
-    private func resource(_ link: String, in source: any SpeciesSource) async throws -> RelatedFetch {
+    private func resource(_ link: String, in source: any SpeciesSource) async -> Result<RelatedFetch, SpeciesError> {
         guard let reference = ResourceReference(link) else {
             diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI planet, person or film")
-            return (nil, .failed(reason: "not a SWAPI link"))
+            return .success((nil, .failed(reason: "not a SWAPI link")))
         }
         do {
-            guard let found = try await source.resource(reference) else { return (nil, .unavailableOffline) }
-            return (found, (found.name ?? found.title).map(RelatedResources.Name.named) ?? .unnamed)
-        } catch SpeciesError.notFound {
-            return (nil, .notFound)
+            guard let found = try await source.resource(reference) else { return .success((nil, .unavailableOffline)) }
+            return .success((found, (found.name ?? found.title).map(RelatedResources.Name.named) ?? .unnamed))
+        } catch .notFound {
+            return .success((nil, .notFound))
+        } catch {
+            return .failure(error)
         }
     }
 }

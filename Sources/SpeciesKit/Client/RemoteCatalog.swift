@@ -1,237 +1,196 @@
 import Foundation
 
-/// SWAPI's species as the API serves them, in whichever dialect it speaks,
-/// through one attempt at the service (and so its cache): a page, every
-/// page, one species, and the names of what species link to. Every body is
-/// checked as it arrives; a field that could not be read is a warning,
-/// which the attempt holds, as it hears what is handed over.
+/// A service's species through one attempt (and so its cache): it feeds
+/// `ListingReader` the pages it asks for, at most `concurrency` at once (one
+/// when `serial`), and reads one species or resource. What a listing must
+/// be is the reader's; how it is fetched is this shell's.
 ///
-/// A service that is not SWAPI gives way (`SpeciesError.meansUnanswered`):
-/// one whose species list answers 404 or is empty, or whose listing is not
-/// whole (`WholeListing`), on any path that reads one. A 404 for one
-/// species, page or resource is SWAPI's answer only once the species list
-/// has answered as SWAPI's does: a service that answers 404 to everything
-/// has none of them.
+/// A 404 for one species or resource is SWAPI's answer only once the
+/// species list has answered whole: a service that answers 404 to
+/// everything has none of them.
 struct RemoteCatalog: SpeciesSource {
-    /// More pages than this is taken for a server that never ends.
-    static let maxPages = 500
     /// Requests at once, as many as URLSession's connections to a host.
     static let concurrency = 6
 
     let attempt: Attempt
     /// Follow `next` one page at a time.
     let serial: Bool
+    let diagnostics: any Diagnostics
 
-    var root: APIRoot { attempt.root }
+    private var root: APIRoot { attempt.root }
 
-    /// The listing at `url`, which must be in `expected`'s dialect (with its
-    /// results in full). When it is not, and the listing is the first answer
-    /// of its walk, the dialect is learnt and `DialectMismatch` thrown, so
-    /// that the walk starts again in the service's own; a later page in
-    /// another dialect is an answer that is not SWAPI's. The page that
-    /// `opens` a listing is never missing.
-    func listing(at url: URL, expected: Dialect, first: Bool = true, opens: Bool) async throws -> ListingBody {
-        let listing: ListingBody
+    func page(_ number: Int, search: String?) async throws(SpeciesError) -> SpeciesPage {
+        let whole = try await listing(.page(number), search: search)
+        return SpeciesPage(
+            number: number, count: whole.paging.count, pageCount: whole.paging.pages, species: whole.species)
+    }
+
+    func species(matching search: String?, limit: Int?) async throws(SpeciesError) -> [StarWarsSpecies] {
+        try await listing(.species(limit: limit), search: search).species
+    }
+
+    /// The listing's answer; when it does not add up with pages the cache
+    /// answered, it is read again from the service, once, so that no page
+    /// cached earlier condemns a service that answers whole now.
+    private func listing(_ question: ListingReader.Question, search: String?) async throws(SpeciesError)
+        -> ListingReader.Whole
+    {
         do {
-            listing = try await read(listing: url, expected: expected, first: first)
-        } catch SpeciesError.httpStatus(404, let url) where opens {
-            throw SpeciesError.notSWAPI(url: url, status: 404)
-        }
-        attempt.learn(listing.dialect)
-        guard listing.dialect == expected, listing.expanded else {
-            throw DialectMismatch(dialect: listing.dialect, url: url)
-        }
-        for issue in listing.issues {
-            attempt.warning(issue.description)
-        }
-        return listing
-    }
-
-    private func read(listing url: URL, expected: Dialect, first: Bool) async throws -> ListingBody {
-        try await attempt.get(url) { body, url throws(SpeciesError) in
-            let listing = try ResponseBody.decode(ListingBody.self, from: body, url: url)
-            if listing.dialect == .tech, expected == .tech, !listing.expanded {
-                throw .invalidResponse(url: url, .namesOnly)
-            }
-            if !first, listing.dialect != expected || !listing.expanded {
-                throw .invalidResponse(url: url, .formChanged(to: listing.dialect.service, from: expected.service))
-            }
-            return listing
+            return try await read(question, search: search)
+        } catch  where attempt.limits != nil && attempt.answeredFromCache && error.kind == .badAnswer {
+            diagnostics.trace("reading \(root.url.redacted) again from the service: with the cache, \(error)")
+            attempt.readAgain()
+            return try await read(question, search: search)
         }
     }
 
-    /// Page `number`: swapi.dev's or swapi.tech's own, held to what it can
-    /// tell of its listing (`WholeListing.page`), or a slice of what the
-    /// client filtered.
-    func page(_ number: Int, search: String?) async throws -> SpeciesPage {
-        try await inDialect { dialect in
-            if Self.comesWhole(dialect, search) {
-                return try SpeciesPage(
-                    slicing: try await everything(in: dialect, matching: search), page: number, search: search)
-            }
-            let url = dialect.listingURL(root, page: number, search: search)
-            let page: SpeciesPage
-            do {
-                let listing = try await self.listing(
-                    at: url, expected: dialect, opens: number == 1)
-                page = try WholeListing.page(listing, number: number, at: url, search: search)
-            } catch SpeciesError.httpStatus(404, _) where number > 1 {
-                // swapi.dev's page past the last: page 1 says how many there are.
-                let first = dialect.listingURL(root, page: 1, search: search)
-                let listing = try await self.listing(at: first, expected: dialect, opens: true)
-                let pages = try WholeListing.page(listing, number: 1, at: first, search: search).pageCount
-                throw SpeciesError.noSuchPage(number, pages: pages, search: search)
-            }
-            attempt.handedOver(page: url, species: page.species.count)
-            return page
+    /// Feeds the reader until it says the answer is whole, or not.
+    private func read(_ question: ListingReader.Question, search: String?) async throws(SpeciesError)
+        -> ListingReader.Whole
+    {
+        var reader = ListingReader(
+            root: root, form: Dialect.ofPublicHost(root), guess: attempt.dialect, question: question, search: search,
+            expectedPages: expectedPages(question, search: search))
+        var step = reader.start()
+        // One page at a time needs no task group, and no thread to run one.
+        while case .fetch(let urls) = step, urls.count == 1 {
+            sayWaiting(for: reader)
+            step = reader.read(urls[0], await fetch(urls[0]))
+        }
+        if case .fetch(let urls) = step {
+            sayWaiting(for: reader)
+            step =
+                await CappedRequests.run(urls, limit: serial ? 1 : Self.concurrency, fetch) {
+                    url, answer -> CappedRequests.Next<URL, ListingReader.Step> in
+                    let step = reader.read(url, answer)
+                    sayWaiting(for: reader)
+                    switch step {
+                    case .fetch(let more): return .more(more)
+                    case .wait: return .more([])
+                    case let ending: return .end(ending)
+                    }
+                } ?? .wait
+        }
+        if let form = reader.form { attempt.learn(form) }
+        attempt.handedOver(pages: reader.pagesTaken, of: reader.count)
+        switch step {
+        case .done(let whole):
+            attempt.warn(whole.issues)
+            return whole
+        case .failed(let error): throw error
+        // The reader asks for every page it waits for: only a cancelled
+        // task ends its requests first.
+        case .fetch, .wait: throw .cancelled
         }
     }
 
-    /// Every page, or, with a `limit`, as few as hold that many species.
-    func species(matching search: String?, limit: Int?) async throws -> [StarWarsSpecies] {
-        try await inDialect { dialect in
-            if Self.comesWhole(dialect, search) {
-                return try await everything(in: dialect, matching: search)
-            }
-            let first = dialect.listingURL(root, page: 1, search: search)
-            var plan = serial ? (pages: 1, source: "") : expectedPages(at: first, in: dialect, search: search)
-            if let limit, limit < plan.pages * SpeciesPage.size {
-                plan = (limit.dividedRoundingUp(by: SpeciesPage.size), "as many as hold the \(limit) species wanted")
-            }
-            attempt.trace(
-                serial
-                    ? "page plan: one page at a time, each from the last one's next link"
-                    : "page plan: \(plan.pages == 1 ? "page 1" : "pages 1 to \(plan.pages) at once") (\(plan.source)), "
-                        + (limit.map { "then more while fewer than \($0) have come" }
-                            ?? "then the rest that page 1 counts"))
-            let walk = PageWalk(
-                catalog: self, dialect: dialect, search: search, expectedPages: plan.pages, limit: limit)
-            var species: [StarWarsSpecies] = []
-            try await walk.run { url, page in
-                attempt.handedOver(page: url, species: page.count)
-                species += page
-            }
-            return species
+    /// How many pages to ask for at once, before page 1 has said: as many
+    /// as the listing had when the cache's page 1 was whole, of any age;
+    /// else as many as the matching species fill in the SWAPI data built in.
+    /// When the guess is right, every page comes in one round trip; when it
+    /// is not, the reader asks for the rest, or takes no page past the end.
+    private func expectedPages(_ question: ListingReader.Question, search: String?) -> Int {
+        guard case .species(let limit) = question, !ListingReader.comesWhole(in: attempt.dialect, search: search) else {
+            return 1
+        }
+        let first = attempt.dialect.listingURL(root, page: 1, search: search)
+        var plan =
+            attempt.cachedCount(ofListingAt: first).map {
+                (
+                    min(Paging(count: $0, size: SpeciesPage.size).pages, ListingReader.maxPages),
+                    "as many as the cached page 1 counts"
+                )
+            } ?? (BundledCatalog.pageCount(matching: search), "as many as the SWAPI data built into species fills")
+        if let limit, limit < plan.0 * SpeciesPage.size {
+            plan = (
+                max(1, limit.dividedRoundingUp(by: SpeciesPage.size)), "as many as hold the \(limit) species wanted"
+            )
+        }
+        diagnostics.trace(
+            serial
+                ? "page plan: one page at a time, each after the one before"
+                : "page plan: \(plan.0 == 1 ? "page 1" : "pages 1 to \(plan.0)") at once (\(plan.1)), "
+                    + (limit.map { "then more while fewer than \($0) have come" } ?? "then the rest that page 1 counts")
+        )
+        return serial ? 1 : plan.0
+    }
+
+    /// `fetching page 2 of 4 from swapi.dev (14 s left)…`: the page the
+    /// reader waits for.
+    private func sayWaiting(for reader: ListingReader) {
+        guard let number = reader.waitingFor else { return }
+        let left = attempt.limits.map { " (\(TimeSpan.describe($0.deadline.secondsLeft)) left)" } ?? ""
+        diagnostics.progress(
+            "fetching page \(number)\(reader.pages > 1 ? " of \(reader.pages)" : "") from \(root.origin.authority)\(left)…"
+        )
+    }
+
+    @Sendable private func fetch(_ url: URL) async -> Result<Data, SpeciesError> {
+        do {
+            return .success(try await attempt.get(url))
+        } catch {
+            return .failure(error)
         }
     }
 
-    /// How many pages to ask for at once, before page 1 has said: as many as
-    /// the cache's copy of page 1, of any age, says; else as many as the
-    /// matching species fill in the SWAPI data built into species. When the
-    /// guess is right, every page comes in one round trip; when it is not,
-    /// `PageWalk` fetches the rest, or drops the pages past the end.
-    private func expectedPages(at first: URL, in dialect: Dialect, search: String?) -> (pages: Int, source: String) {
-        if let body = attempt.cache?.read(first)?.body,
-            let listing = try? ResponseBody.decode(ListingBody.self, from: body, url: first), listing.dialect == dialect
-        {
-            let pages = Paging(count: listing.count, size: listing.species.count).pages
-            return (min(pages, Self.maxPages), "as many as the cached page 1 counts")
-        }
-        return (BundledCatalog.pageCount(matching: search), "as many as the SWAPI data built into species fills")
-    }
-
-    /// Runs `body` in the API's dialect; when an answer shows another, runs
-    /// it again in that one. A service whose answers go back to a dialect
-    /// already tried does not answer as SWAPI does.
-    private func inDialect<Value>(_ body: (Dialect) async throws -> Value) async throws -> Value {
-        var dialect = attempt.dialect
-        var tried: Set<Dialect> = []
-        while true {
-            tried.insert(dialect)
-            do {
-                return try await body(dialect)
-            } catch let mismatch as DialectMismatch {
-                guard !tried.contains(mismatch.dialect) else {
-                    throw SpeciesError.invalidResponse(
-                        url: mismatch.url, .formChanged(to: mismatch.dialect.service, from: dialect.service))
-                }
-                dialect = mismatch.dialect
-            }
-        }
-    }
-
-    /// Whether the listing comes in one answer, which the client pages:
-    /// swapi.info's, and swapi.tech's search.
-    private static func comesWhole(_ dialect: Dialect, _ search: String?) -> Bool {
-        dialect == .info || (dialect == .tech && !SearchTerms(search ?? "").terms.isEmpty)
-    }
-
-    /// Every species of swapi.info's one answer, or of swapi.tech's search
-    /// by the longest term of `search` (each of which must match that term),
-    /// whose name matches `search`, in id order.
-    private func everything(in dialect: Dialect, matching search: String?) async throws -> [StarWarsSpecies] {
-        let terms = SearchTerms(search ?? "")
-        let term = dialect == .tech ? terms.terms.max { $0.count < $1.count } : nil
-        let url = term.map { dialect.techSearchURL(root, term: $0) } ?? dialect.listingURL(root, page: 1, search: nil)
-        let listing = try await listing(at: url, expected: dialect, opens: true)
-        // One answer holds the whole listing: one page of all its species.
-        var whole = WholeListing(search: term, pageSize: .max)
-        let species = try whole.add(listing, number: 1, at: url).filter { terms.matches($0.name) }
-        attempt.handedOver(page: url, species: species.count)
-        return species
-    }
-
-    func species(id: Int) async throws -> StarWarsSpecies {
-        try await species(
-            at: attempt.dialect.url(of: ResourceReference(.species, id), under: root), what: "species \(id)")
+    func species(id: Int) async throws(SpeciesError) -> StarWarsSpecies {
+        try await species(at: ResourceReference(.species, id), what: "species \(id)")
     }
 
     /// The species at `url`; at another service's URL, the species of the
     /// same id here.
-    func species(at url: URL) async throws -> StarWarsSpecies {
+    func species(at url: URL) async throws(SpeciesError) -> StarWarsSpecies {
         if !root.contains(url), let id = ResourceReference.species(in: url.absoluteString) {
             return try await species(id: id)
         }
         return try await species(at: url, what: "the species at \(url.redacted)")
     }
 
-    private func species(at url: URL, what: String) async throws -> StarWarsSpecies {
-        let decoded = try await answeringNotFound(what) {
-            try await attempt.get(url) { body, url throws(SpeciesError) in
-                let decoded = try ResponseBody.decode(DetailBody<StarWarsSpecies.Decoded>.self, from: body, url: url)
-                    .value
-                guard decoded.species.name != nil || decoded.species.url != nil else {
-                    throw .invalidResponse(url: url, .notASpecies)
-                }
-                return decoded
-            }
+    private func species(at reference: ResourceReference, what: String) async throws(SpeciesError)
+        -> StarWarsSpecies
+    {
+        try await answeringNotFound(what) { dialect throws(SpeciesError) in
+            try await species(at: dialect.url(of: reference, under: root), what: what)
         }
-        for field in decoded.invalidFields {
-            attempt.warning(SpeciesIssue(species: decoded.species.displayName, field: field).description)
+    }
+
+    private func species(at url: URL, what: String) async throws(SpeciesError) -> StarWarsSpecies {
+        let body = try await attempt.get(url)
+        let decoded = try ResponseBody.decode(DetailBody<StarWarsSpecies.Decoded>.self, from: body, url: url).value
+        guard ServiceSpecies(root: root, form: Dialect.ofPublicHost(root)).id(of: decoded.species) != nil else {
+            throw .invalidResponse(url: url, .notASpecies)
         }
-        attempt.handedOver(species: url)
+        attempt.warn(decoded.invalidFields.map { SpeciesIssue(species: decoded.species.displayName, field: $0) })
+        attempt.handedOver(url, species: true)
         return decoded.species
     }
 
     /// The name or title, and episode, of a planet, person or film.
-    func resource(_ reference: ResourceReference) async throws -> RelatedResource? {
-        try await answeringNotFound(reference.description) {
-            try await attempt.get(attempt.dialect.url(of: reference, under: root)) { body, url throws(SpeciesError) in
-                try ResponseBody.decode(DetailBody<RelatedResource>.self, from: body, url: url).value
-            }
+    func resource(_ reference: ResourceReference) async throws(SpeciesError) -> RelatedResource? {
+        try await answeringNotFound(reference.description) { dialect throws(SpeciesError) in
+            let url = dialect.url(of: reference, under: root)
+            let resource = try ResponseBody.decode(
+                DetailBody<RelatedResource>.self, from: try await attempt.get(url), url: url)
+            attempt.handedOver(url)
+            return resource.value
         }
     }
 
-    /// What `body` fetches; its 404 is SWAPI's answer that `what` does not
-    /// exist once the service's species list answers as SWAPI's does, and
-    /// else the error of that list, which says why the service is not SWAPI.
-    private func answeringNotFound<Value>(_ what: String, _ body: () async throws -> Value) async throws -> Value {
+    /// What `body` fetches in the service's dialect. Its 404 is SWAPI's
+    /// answer that `what` does not exist once the service's species list
+    /// answers whole, and else the error of that list; when that list
+    /// shows another dialect than the one asked in, `body` is asked again
+    /// in it.
+    private func answeringNotFound<Value>(
+        _ what: String, _ body: (Dialect) async throws(SpeciesError) -> Value
+    ) async throws(SpeciesError) -> Value {
+        let dialect = attempt.dialect
         do {
-            return try await body()
-        } catch SpeciesError.httpStatus(404, let url) {
-            _ = try await inDialect { dialect in
-                let first = dialect.listingURL(root, page: 1, search: nil)
-                return try WholeListing.page(
-                    try await listing(at: first, expected: dialect, opens: true), number: 1, at: first,
-                    search: nil)
-            }
-            throw SpeciesError.notFound(what: what, url: url)
+            return try await body(dialect)
+        } catch .httpStatus(404, let url) {
+            _ = try await listing(.page(1), search: nil)
+            guard attempt.dialect == dialect else { return try await answeringNotFound(what, body) }
+            throw .notFound(what: what, url: url)
         }
     }
-}
-
-/// An answer in another dialect than the one expected.
-struct DialectMismatch: Error {
-    let dialect: Dialect
-    let url: URL
 }

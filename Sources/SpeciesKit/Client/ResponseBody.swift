@@ -17,6 +17,16 @@ enum ResponseBody {
         }
     }
 
+    /// `decode`'s value, or its error.
+    static func decoded<Value: Decodable>(_ type: Value.Type, from body: Data, url: URL) -> Result<Value, SpeciesError>
+    {
+        do {
+            return .success(try decode(type, from: body, url: url))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// What a decoding error says of the body: a value missing or of
     /// another kind, at its path, or JSON that does not parse.
     static func problem(_ error: DecodingError) -> ResponseProblem {

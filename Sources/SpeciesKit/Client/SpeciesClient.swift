@@ -66,12 +66,10 @@ public struct SpeciesClient: Sendable {
     /// The services asked, in the list's order, each once.
     public let roots: [APIRoot]
     let diagnostics: any Diagnostics
-    let transport: any HTTPTransport
     let cache: ResponseCache?
-    var time: ClientTime
+    /// What each attempt is handed.
+    var fetching: Fetching
     let memory: Memory
-    /// Uniform in 0..<1: the jitter of the retries' back-off.
-    var jitter: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
     /// A client of the services of `configuration`.
     ///
@@ -91,21 +89,27 @@ public struct SpeciesClient: Sendable {
         self.configuration = configuration
         let roots = configuration.roots.reduce(into: [APIRoot]()) { if !$0.contains($1) { $0.append($1) } }
         self.roots = roots.isEmpty ? APIRoot.publicServices : roots
-        self.diagnostics = diagnostics ?? NoDiagnostics()
-        self.transport = transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize)
-        cache = configuration.cache.directory.map {
+        let diagnostics = diagnostics ?? NoDiagnostics()
+        self.diagnostics = diagnostics
+        let cache = configuration.cache.directory.map {
             ResponseCache(directory: $0, maxBodySize: configuration.maxResponseSize)
         }
-        time = ClientTime(clock)
+        self.cache = cache
+        fetching = Fetching(
+            transport: transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize), cache: cache,
+            policy: configuration.cache, maxResponseSize: configuration.maxResponseSize, time: ClientTime(clock),
+            diagnostics: diagnostics, jitter: { Double.random(in: 0..<1) })
         memory = Memory(cache: cache)
     }
+
+    private var time: ClientTime { fetching.time }
 
     /// Page `number` of the species, or of those whose name matches
     /// `search`: every word of it is part of the name, ignoring case.
     /// - Throws: `SpeciesError.noSuchPage` past the last page, or why no
     ///   source could answer.
     public func page(_ number: Int = 1, search: String? = nil) async throws(SpeciesError) -> Answer<SpeciesPage> {
-        try await answer { try await $0.page(number, search: search) }
+        try await answer { source throws(SpeciesError) in try await source.page(number, search: search) }
     }
 
     /// Every species, or every one whose name matches `search`, in API
@@ -115,7 +119,9 @@ public struct SpeciesClient: Sendable {
     public func allSpecies(search: String? = nil, limit: Int? = nil) async throws(SpeciesError)
         -> Answer<[StarWarsSpecies]>
     {
-        var answer = try await answer { try await $0.species(matching: search, limit: limit) }
+        var answer = try await answer { source throws(SpeciesError) in
+            try await source.species(matching: search, limit: limit)
+        }
         if let limit { answer.value = Array(answer.value.prefix(limit)) }
         return answer
     }
@@ -127,7 +133,7 @@ public struct SpeciesClient: Sendable {
     ///   or why no source could answer.
     public func species(_ query: SpeciesQuery) async throws(SpeciesError) -> Answer<StarWarsSpecies> {
         try query.check(roots: roots)
-        return try await answer { try await Self.species(query, in: $0) }
+        return try await answer { source throws(SpeciesError) in try await Self.species(query, in: source) }
     }
 
     /// The species `query` designates, and the names behind its links, all
@@ -137,24 +143,9 @@ public struct SpeciesClient: Sendable {
         (species: StarWarsSpecies, related: RelatedResources)
     > {
         try query.check(roots: roots)
-        return try await answer { source in
+        return try await answer { source throws(SpeciesError) in
             let species = try await Self.species(query, in: source)
             return (species, try await related(of: species, in: source))
-        }
-    }
-
-    /// What `body` makes of the first source that answers it whole. Every
-    /// failure is a `SpeciesError`: the sources throw nothing else but the
-    /// cancellation of the task that asks.
-    private func answer<Value: Sendable>(_ body: (any SpeciesSource) async throws -> Value) async throws(SpeciesError)
-        -> Answer<Value>
-    {
-        do {
-            return try await firstWholeAnswer(body)
-        } catch let error as SpeciesError {
-            throw error
-        } catch {
-            throw .cancelled
         }
     }
 
@@ -164,7 +155,9 @@ public struct SpeciesClient: Sendable {
     /// `SpeciesError.ambiguousName` or `.noSuchName` with the closest
     /// names. The API's search comes first, usually one request; only when
     /// it finds nothing is every species read, for the suggestions.
-    private static func species(_ query: SpeciesQuery, in source: any SpeciesSource) async throws -> StarWarsSpecies {
+    private static func species(_ query: SpeciesQuery, in source: any SpeciesSource) async throws(SpeciesError)
+        -> StarWarsSpecies
+    {
         switch query {
         case .id(let id):
             return try await source.species(id: id)
@@ -175,7 +168,7 @@ public struct SpeciesClient: Sendable {
                 return match
             }
             let everyone = try await source.species(matching: nil, limit: nil)
-            throw SpeciesError.noSuchName(
+            throw .noSuchName(
                 name, suggestions: EditDistance.closest(to: name, among: everyone.compactMap(\.name)))
         }
     }
@@ -186,112 +179,121 @@ public struct SpeciesClient: Sendable {
 extension SpeciesClient {
     /// What `body` makes of the first source that answers it whole, and
     /// which source that is (docs/swapi-dialects.md, "Which service
-    /// answers"; docs/cli.md, "One answer, one source").
+    /// answers"; docs/cli.md, "One answer, one source"), as `AnswerPlan`
+    /// lists them and says what follows a failure.
     ///
     /// The services are asked in turn: first the one that answered in this
     /// process, else the one the cache remembers while its record is fresh,
     /// then the rest in the list's order. Each is one attempt (`Attempt`),
-    /// which is kept whole or dropped whole. One that gives no answer
-    /// (`SpeciesError.meansUnanswered`), at its first request or part way,
-    /// gives way to the next at once. Every request of the answer ends by
-    /// one deadline, `timeout` from its start, and the services it leaves
-    /// no time for are not asked; while others follow a service, its
-    /// requests keep a minimum pace, and are not retried. When none
-    /// answers: the cache of each, whatever its age; then, when one of them
-    /// is SWAPI's own, the data built into SpeciesKit. Offline: the cache
-    /// of each, then the built-in data, for any host. What stood in, or
+    /// which is kept whole or dropped whole. Every request of the answer
+    /// ends by one deadline, `timeout` from its start. What stood in, or
     /// which service took over, is said once for the life of the client.
-    private func firstWholeAnswer<Value: Sendable>(_ body: (any SpeciesSource) async throws -> Value) async throws
-        -> Answer<Value>
+    private func answer<Value: Sendable>(_ body: (any SpeciesSource) async throws(SpeciesError) -> Value)
+        async throws(SpeciesError) -> Answer<Value>
     {
         let order = memory.order(roots, maxAge: configuration.cache.maxAge, now: time.now)
-        if configuration.cache.mode == .offline {
-            if let (answer, source) = await fromCache(order, body) { return Answer(try answer.get(), from: source) }
-            note("offline: answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))")
-            return Answer(try await body(builtIn(at: order[0])), from: .builtInData(recorded: BundledCatalog.recorded))
-        }
+        let plan = AnswerPlan(
+            services: order, mode: configuration.cache.mode, fallback: configuration.fallback, hasCache: cache != nil)
         let deadline = Deadline(seconds: configuration.timeout, time: time)
         var failures: [ServiceFailure] = []
-        for (index, root) in order.enumerated() {
-            // The services the deadline leaves no time for are not asked.
-            guard index == 0 || !deadline.hasPassed else { break }
-            // While others follow it, a service keeps a pace and is not retried.
-            let othersFollow = index < order.count - 1
-            let attempt = Attempt(
-                root, of: self,
-                limits: RequestLimits(
-                    deadline: deadline, minimumPace: othersFollow ? .followed : nil,
-                    retries: othersFollow ? 0 : configuration.retries))
+        var step = AnswerPlan.Step.ask(0)
+        while case .ask(let index) = step {
+            let source = plan.sources[index]
+            let (attempt, catalog) = catalog(of: source, deadline: deadline)
             do {
-                let value = try await body(catalog(attempt))
-                settle(attempt, after: failures)
-                return Answer(value, from: .service(root))
-            } catch let error as SpeciesError where error.meansUnanswered {
-                let dropped = attempt.drop(from: name(of: root))
-                failures.append(ServiceFailure(service: name(of: root), error: error, dropped: dropped))
-                memory.gaveUp(on: root)
-                diagnostics.trace("giving up on \(name(of: root)): \(error.cause)")
-            } catch let error as SpeciesError {
-                // An answer all the same, such as a 404 or a name that matches nothing.
-                settle(attempt, after: failures)
-                throw error
+                let value = try await body(catalog)
+                return Answer(value, from: settle(attempt, of: source, after: failures))
+            } catch {
+                let error = Task.isCancelled ? SpeciesError.cancelled : error
+                var failed = failures
+                if case .service(let root, _) = source {
+                    failed.append(ServiceFailure(service: name(of: root), error: error, dropped: attempt?.sent ?? ""))
+                }
+                step = plan.next(after: index, failed: error, failures: failed, deadlinePassed: deadline.hasPassed)
+                if case .answer = step {
+                    _ = settle(attempt, of: source, after: failures)
+                } else if case .service(let root, _) = source {
+                    failures = failed
+                    attempt?.drop(from: name(of: root))
+                    gaveUp(on: root, because: error)
+                }
             }
         }
-        guard configuration.fallback else {
-            throw failures.count == 1 ? failures[0].error : SpeciesError.noServiceAnswered(failures)
+        switch step {
+        case .answer(let error), .fail(let error): throw error
+        case .ask: throw .cancelled
         }
-        let why = SpeciesError.describe(failures)
-        if let (answer, source) = await fromCache(order, body), case .cache(let root, let fetched) = source {
-            let age = TimeSpan.describe(time.now.timeIntervalSince(fetched))
-            note(
-                "\(why): answering from \(roots.count == 1 ? "the cache" : "the cache of \(name(of: root))"), as fetched \(age) ago"
-            )
-            return Answer(try answer.get(), from: source)
-        }
-        guard let swapi = order.first(where: { Dialect.ofPublicHost($0) != nil }) else {
-            let cause = failures.count == 1 ? failures[0].error : SpeciesError.noServiceAnswered(failures)
-            throw SpeciesError.unanswered(cause, host: failures.count == 1 ? failures[0].service : "any of them")
-        }
-        note("\(why): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))")
-        return Answer(try await body(builtIn(at: swapi)), from: .builtInData(recorded: BundledCatalog.recorded))
     }
 
-    /// The answer of the first service's cache, whatever its age, that
-    /// holds all of it (a value, or an error that answers, such as a name
-    /// that matches nothing), from when the oldest of it was fetched.
-    private func fromCache<Value>(_ order: [APIRoot], _ body: (any SpeciesSource) async throws -> Value) async
-        -> (Result<Value, any Error>, AnswerSource)?
+    /// What answers for `source`: a service or its cache, through an
+    /// attempt, or the built-in data.
+    private func catalog(of source: AnswerPlan.Source, deadline: Deadline) -> (Attempt?, any SpeciesSource) {
+        let attempt: Attempt
+        switch source {
+        case .service(let root, let followed):
+            let limits = RequestLimits(
+                deadline: deadline, minimumPace: followed ? .followed : nil,
+                retries: followed ? 0 : configuration.retries)
+            attempt = Attempt(root, limits: limits, dialect: dialect(of: root), fetching: fetching)
+        case .cache(let root):
+            attempt = Attempt(root, limits: nil, dialect: dialect(of: root), fetching: fetching)
+        case .builtInData(let root):
+            return (nil, BundledCatalog(root: root, dialect: dialect(of: root)))
+        }
+        return (attempt, RemoteCatalog(attempt: attempt, serial: configuration.serial, diagnostics: diagnostics))
+    }
+
+    private func gaveUp(on root: APIRoot, because error: SpeciesError) {
+        memory.gaveUp(on: root)
+        diagnostics.trace("giving up on \(name(of: root)): \(error.cause)")
+    }
+
+    /// The dialect `root` is asked in: as it last answered, else its host's.
+    private func dialect(of root: APIRoot) -> Dialect {
+        memory.dialect(of: root) ?? Dialect.guess(for: root)
+    }
+
+    /// `source` answered: its attempt is kept; a service is asked first from
+    /// now on and remembered for a list of several, with the dialect it
+    /// spoke; and what took over, or stood in, is said once.
+    private func settle(_ attempt: Attempt?, of source: AnswerPlan.Source, after failures: [ServiceFailure])
+        -> AnswerSource
     {
-        for root in order {
-            let attempt = Attempt(root, of: self, limits: nil)
-            let answer = await Result.capturing { try await body(catalog(attempt)) }
-            if case .failure(let error as SpeciesError) = answer, error.meansUnanswered || error.isNotCached {
-                _ = attempt.drop(from: "the cache of \(name(of: root))")
-                continue
+        let dialect = attempt?.keep()
+        let why = SpeciesError.describe(failures)
+        switch source {
+        case .service(let root, _):
+            let (changed, remembered, record) = memory.answered(
+                root, of: roots, maxAge: configuration.cache.maxAge, now: time.now)
+            do throws(ResponseCache.Failure) {
+                if let dialect {
+                    let (heard, remember) = memory.learn(dialect, of: root)
+                    if heard {
+                        diagnostics.trace(
+                            "\(root.origin.authority) answers in \(dialect.service) form (\(dialect.rawValue))")
+                    }
+                    if remember { try cache?.remember(dialect, of: root, at: time.now) }
+                }
+                if let record { try cache?.remember(root, answering: record.roots, since: record.since, at: time.now) }
+            } catch {
+                diagnostics.warning("cannot write the cache in \(error.path): \(error.reason)")
             }
-            attempt.keep()
-            return (answer, .cache(root, fetched: attempt.oldestFromCache ?? time.now))
-        }
-        return nil
-    }
-
-    private func catalog(_ attempt: Attempt) -> RemoteCatalog {
-        RemoteCatalog(attempt: attempt, serial: configuration.serial)
-    }
-
-    private func builtIn(at root: APIRoot) -> BundledCatalog {
-        BundledCatalog(root: root, dialect: memory.dialect(of: root) ?? Dialect.guess(for: root))
-    }
-
-    /// `attempt` answered: it is kept, its service asked first from now on
-    /// and remembered for a list of several; when others gave way to it,
-    /// and it is not the one remembered, that is said.
-    private func settle(_ attempt: Attempt, after failures: [ServiceFailure]) {
-        let (changed, remembered, record) = memory.answered(
-            attempt.root, of: roots, maxAge: configuration.cache.maxAge, now: time.now)
-        attempt.keep(answering: record)
-        if changed, !failures.isEmpty, !remembered {
-            note("\(SpeciesError.describe(failures)); answered by \(name(of: attempt.root))")
+            if changed, !failures.isEmpty, !remembered { note("\(why); answered by \(name(of: root))") }
+            return .service(root)
+        case .cache(let root):
+            let fetched = attempt?.oldestFromCache ?? time.now
+            if !failures.isEmpty {
+                let age = TimeSpan.describe(time.now.timeIntervalSince(fetched))
+                let cache = roots.count == 1 ? "the cache" : "the cache of \(name(of: root))"
+                note("\(why): answering from \(cache), as fetched \(age) ago")
+            }
+            return .cache(root, fetched: fetched)
+        case .builtInData:
+            let recorded = BundledCatalog.recorded
+            note(
+                "\(failures.isEmpty ? "offline" : why): answering from the SWAPI data built into species (recorded \(recorded))"
+            )
+            return .builtInData(recorded: recorded)
         }
     }
 
@@ -376,19 +378,25 @@ extension SpeciesClient {
             state.withLock { if $0.answering == root { $0.answering = nil } }
         }
 
-        /// The dialect `root` answered in, in this process, or, unless
-        /// `heardOnly`, as the cache remembers it.
-        func dialect(of root: APIRoot, heardOnly: Bool = false) -> Dialect? {
-            state.withLock { $0.dialects[ResponseCache.name(root)] } ?? (heardOnly ? nil : cache?.dialect(of: root))
+        /// The dialect `root` answered in, in this process, or as the cache
+        /// remembers it.
+        func dialect(of root: APIRoot) -> Dialect? {
+            state.withLock { $0.dialects[ResponseCache.name(root)] } ?? cache?.dialect(of: root)
         }
 
-        /// Learns that `root` answered in `dialect`; whether the cache should
-        /// remember it: when it changes what was remembered, or is not the
-        /// one guessed.
-        func learn(_ dialect: Dialect, of root: APIRoot) -> Bool {
-            let remembered = self.dialect(of: root)
-            state.withLock { $0.dialects[ResponseCache.name(root)] = dialect }
-            return remembered != dialect && (remembered != nil || dialect != Dialect.guess(for: root))
+        /// Learns that `root` answered in `dialect`: whether this process
+        /// had not heard it, and whether the cache should remember it: when
+        /// it changes what was remembered, or is not the one guessed.
+        func learn(_ dialect: Dialect, of root: APIRoot) -> (heard: Bool, remember: Bool) {
+            let key = ResponseCache.name(root)
+            let heard = state.withLock { state in
+                defer { state.dialects[key] = dialect }
+                return state.dialects[key]
+            }
+            let remembered = heard ?? cache?.dialect(of: root)
+            return (
+                heard != dialect, remembered != dialect && (remembered != nil || dialect != Dialect.guess(for: root))
+            )
         }
 
         /// Whether the notice is yet to be said; from now on, it is said.

@@ -100,9 +100,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
     }
 
     /// Each case's sentence, what a caller can do, why the API did not
-    /// answer (for the notice that says what stood in), whether it is no
-    /// answer at all (`meansUnanswered`), and the setting behind it: every
-    /// way of describing an error, in one place.
+    /// answer (for the notice that says what stood in), and the setting
+    /// behind it: every way of describing an error, in one place.
     private var facts: Facts {
         switch self {
         case .noSuchName(let name, let suggestions):
@@ -129,7 +128,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 timedOut
                     ? "\(error.url.redacted) timed out: \(error.detail)"
                     : "could not reach \(error.url.redacted): \(error.detail)",
-                .unavailable, cause: error.detail, unanswered: error.kind != .cancelled,
+                .unavailable, cause: error.detail,
                 setting: timedOut ? .timeout : issuer ? .certificates : nil)
         case .notCached(let url):
             return Facts(
@@ -143,7 +142,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 default: "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status))"
                 }
             return Facts(
-                sentence, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true)
+                sentence, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))")
         case .notSWAPI(let url, let status):
             let problem =
                 switch status {
@@ -152,8 +151,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 case let status?: "it answered HTTP \(status) \(HTTPStatusText.reason(status))"
                 }
             return Facts(
-                "\(url.redacted) does not answer as SWAPI does: \(problem)", .unavailable, cause: problem,
-                unanswered: true)
+                "\(url.redacted) does not answer as SWAPI does: \(problem)", .unavailable, cause: problem)
         case .rateLimited(let url, let status, let retryAfter, let secondsLeft, let now):
             var text =
                 "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter)); "
@@ -163,17 +161,17 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 text += "; try again after \(Timestamp(now.addingTimeInterval(retryAfter)).forPeople)"
             }
             return Facts(
-                text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", unanswered: true,
+                text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))",
                 setting: .timeout)
         case .invalidResponse(let url, let problem):
             return Facts(
                 "\(url.redacted) did not answer with SWAPI JSON: \(problem.sentence)", .badAnswer,
-                cause: "its answer is not SWAPI JSON", unanswered: true)
+                cause: "its answer is not SWAPI JSON")
         case .incomplete(let url, let fault):
-            return Facts("\(url.redacted) \(fault.sentence)", .badAnswer, unanswered: true)
+            return Facts("\(url.redacted) \(fault.sentence)", .badAnswer)
         case .badLink(let url, let link, let fault):
             return Facts(
-                "\(url.redacted): its 'next' link '\(Excerpt.of(link))' \(fault.sentence)", .badAnswer, unanswered: true
+                "\(url.redacted): its 'next' link '\(Excerpt.of(link))' \(fault.sentence)", .badAnswer
             )
         case .tooLarge(let url, let excess):
             return Facts("\(url.redacted): \(excess.sentence)", .badAnswer, setting: excess.setting)
@@ -181,11 +179,11 @@ public enum SpeciesError: Error, Sendable, Equatable {
             let problem =
                 location.map { "it redirects to another origin (\($0)); not followed" }
                 ?? "it redirects more than 10 times"
-            return Facts("\(url.redacted): \(problem)", .badAnswer, cause: problem, unanswered: true)
+            return Facts("\(url.redacted): \(problem)", .badAnswer, cause: problem)
         case .notASpeciesURL(let text, let expected):
             return Facts("'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))", .badQuestion)
         case .noServiceAnswered(let failures):
-            return Facts(Self.describe(failures), .unavailable, unanswered: true)
+            return Facts(Self.describe(failures), .unavailable)
         case .unanswered(let cause, let host):
             return Facts("the cache holds no answer from \(host)", cause.kind, setting: .builtInData)
         case .cancelled:
@@ -198,15 +196,10 @@ public enum SpeciesError: Error, Sendable, Equatable {
         var kind: Kind
         /// Nil: the sentence says it.
         var cause: String?
-        var unanswered: Bool
         var setting: Setting?
 
-        init(
-            _ sentence: String, _ kind: Kind = .nothingMatched, cause: String? = nil, unanswered: Bool = false,
-            setting: Setting? = nil
-        ) {
-            (self.sentence, self.kind, self.cause, self.unanswered, self.setting) =
-                (sentence, kind, cause, unanswered, setting)
+        init(_ sentence: String, _ kind: Kind = .nothingMatched, cause: String? = nil, setting: Setting? = nil) {
+            (self.sentence, self.kind, self.cause, self.setting) = (sentence, kind, cause, setting)
         }
     }
 
@@ -229,18 +222,6 @@ public enum SpeciesError: Error, Sendable, Equatable {
             }
         }
         return groups.map { alternatives($0.services, conjunction: "and") + " " + $0.what }.joined(separator: "; ")
-    }
-
-    /// The API gave no answer: the network or the service failed, or what
-    /// came is not SWAPI's or sends the client elsewhere (a captive
-    /// portal's page or redirect). SWAPI's own 404 (`notFound`,
-    /// `noSuchPage`) and an empty search are answers; so is a rule of the
-    /// client broken.
-    var meansUnanswered: Bool { facts.unanswered }
-
-    /// Offline, or standing in, the cache holds no answer.
-    var isNotCached: Bool {
-        if case .notCached = self { true } else { false }
     }
 
     /// Why the API did not answer, in a few words, for the notice that
@@ -346,6 +327,10 @@ public enum ListingFault: Sendable, Equatable {
     case repeated(String)
     /// This species, in the answer to `search`, does not match it.
     case unmatched(String, search: String)
+    /// This element (`results[3]`, or a species so named) is no species of
+    /// the service: an object with a name and a URL that names one of its
+    /// species.
+    case notASpecies(String)
 
     var sentence: String {
         switch self {
@@ -358,6 +343,8 @@ public enum ListingFault: Sendable, Equatable {
         case .repeated(let name): "is not whole: it holds \(name) again: the pages changed while they were read"
         case .unmatched(let name, let search):
             "does not answer the search '\(Excerpt.of(search))': \(name) does not match it"
+        case .notASpecies(let element):
+            "is not whole: \(element) is not a species of this service (an object with a name and its species URL)"
         }
     }
 }
@@ -371,6 +358,8 @@ public enum LinkFault: Sendable, Equatable {
     case leavesOrigin(String)
     /// It leads to a page read already.
     case loops
+    /// It leads past the next page, or to another listing.
+    case skips
     /// It answers 404 Not Found.
     case notFound
 
@@ -379,6 +368,7 @@ public enum LinkFault: Sendable, Equatable {
         case .notHTTP: "is not an http(s) URL; not followed"
         case .leavesOrigin(let origin): "leaves \(origin); not followed"
         case .loops: "leads back to a page already read; not followed"
+        case .skips: "does not lead to the next page; not followed"
         case .notFound: "answered 404 Not Found"
         }
     }

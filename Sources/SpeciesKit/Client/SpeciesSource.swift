@@ -1,31 +1,30 @@
 import Foundation
 
 /// Where one whole answer comes from (docs/cli.md, "One answer, one
-/// source"): a service through its cache (`RemoteCatalog`), a service's
-/// cache alone (`RemoteCatalog.cacheOnly`), or the SWAPI data built into
-/// species (`BundledCatalog`). Each of the client's answers is asked of one
+/// source"): a service through its cache, or a service's cache alone
+/// (`RemoteCatalog`), or the SWAPI data built in (`BundledCatalog`). Each of the client's answers is asked of one
 /// source, from its first request to its last.
 protocol SpeciesSource: Sendable {
     /// Page `number`, of the species whose name matches `search`.
     /// - Throws: `SpeciesError.noSuchPage` past the last page.
-    func page(_ number: Int, search: String?) async throws -> SpeciesPage
+    func page(_ number: Int, search: String?) async throws(SpeciesError) -> SpeciesPage
 
     /// Every species whose name matches `search` (every one without it), in
     /// API order; with a `limit`, only the pages that hold that many are
     /// read, and more species may come.
-    func species(matching search: String?, limit: Int?) async throws -> [StarWarsSpecies]
+    func species(matching search: String?, limit: Int?) async throws(SpeciesError) -> [StarWarsSpecies]
 
     /// - Throws: `SpeciesError.notFound` or `.notInBundledData`.
-    func species(id: Int) async throws -> StarWarsSpecies
+    func species(id: Int) async throws(SpeciesError) -> StarWarsSpecies
 
     /// The species at `url`, a species URL of one of the services; another
     /// service's is the same id here.
-    func species(at url: URL) async throws -> StarWarsSpecies
+    func species(at url: URL) async throws(SpeciesError) -> StarWarsSpecies
 
     /// The name or title, and episode, of a planet, person or film; nil
     /// when this source cannot know it (offline, and neither cached nor
     /// built in).
-    func resource(_ reference: ResourceReference) async throws -> RelatedResource?
+    func resource(_ reference: ResourceReference) async throws(SpeciesError) -> RelatedResource?
 }
 
 extension BundledCatalog: SpeciesSource {

@@ -126,7 +126,7 @@ public struct HTTPResponse: Sendable, Equatable {
 public protocol HTTPTransport: Sendable {
     /// The response to `request`, whatever its status; a `TransportError`
     /// when none came by the request's deadline or pace.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }
 
 /// Why no usable HTTP response arrived.

@@ -61,7 +61,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Sends `request` through URLSession, following redirects within its
     /// origin; see `HTTPTransport.send(_:)`.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         var hop = request
         for _ in 0...Self.maxRedirects {
             let response = try await exchange(hop)
@@ -80,7 +80,7 @@ public final class URLSessionTransport: HTTPTransport {
             detail: "it redirects more than \(Self.maxRedirects) times")
     }
 
-    private func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
+    private func exchange(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
@@ -89,7 +89,7 @@ public final class URLSessionTransport: HTTPTransport {
         let watch = Task { try await exchange.watch(request.limits) }
         defer { watch.cancel() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            await withCheckedContinuation { continuation in
                 guard exchange.await(continuation) else { return }
                 Exchange.calls.async { [self, urlRequest] in
                     exchange.start(session.dataTask(with: urlRequest), registering: delegate)
@@ -97,7 +97,7 @@ public final class URLSessionTransport: HTTPTransport {
             }
         } onCancel: {
             exchange.stop(TransportError(.cancelled, url: request.url, detail: "cancelled"))
-        }
+        }.get()
     }
 }
 
@@ -185,7 +185,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 /// one of the few threads Swift's concurrency runs on.
 private final class Exchange: Sendable {
     private struct State {
-        var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        var continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>?
         /// How it ended, when that came before the continuation.
         var ending: Result<HTTPResponse, TransportError>?
         var finished = false
@@ -220,13 +220,13 @@ private final class Exchange: Sendable {
 
     /// Keeps the continuation; false (and the continuation resumed) when
     /// the request was stopped before it started.
-    func await(_ continuation: CheckedContinuation<HTTPResponse, any Error>) -> Bool {
+    func await(_ continuation: CheckedContinuation<Result<HTTPResponse, TransportError>, Never>) -> Bool {
         let ending = state.withLock { state in
             state.continuation = continuation
             return state.finished ? state.ending : nil
         }
         if let ending {
-            continuation.resume(with: ending.mapError { $0 as any Error })
+            continuation.resume(returning: ending)
         }
         return ending == nil
     }
@@ -330,7 +330,8 @@ private final class Exchange: Sendable {
     /// whether it did.
     @discardableResult
     func finish(_ result: Result<HTTPResponse, TransportError>) -> Bool {
-        let continuation = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>?? in
+        let continuation = state.withLock {
+            state -> CheckedContinuation<Result<HTTPResponse, TransportError>, Never>?? in
             guard !state.finished else { return nil }
             state.finished = true
             state.ending = state.continuation == nil ? result : nil
@@ -339,7 +340,7 @@ private final class Exchange: Sendable {
             return .some(state.continuation)
         }
         guard let continuation else { return false }
-        continuation?.resume(with: result.mapError { $0 as any Error })
+        continuation?.resume(returning: result)
         return true
     }
 }

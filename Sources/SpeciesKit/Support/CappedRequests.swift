@@ -1,58 +1,35 @@
-/// Requests numbered 1, 2, 3, … made as children of a task group, at most
-/// `limit` at once and no further than the number wanted: the pages of a
-/// walk, the links of `--related`.
-struct CappedRequests<Value: Sendable> {
-    /// A request's answer, as its child task hands it back.
-    struct Arrival: Sendable {
-        let number: Int
-        let result: Result<Value, any Error>
+/// Work on items as children of a task group, at most `limit` at once, each
+/// result handed back as it comes: the pages of a listing, the links of
+/// `--related`. What is handed back says what to add, or that the work is
+/// over, which cancels what is still running.
+enum CappedRequests {
+    enum Next<Item, Ending> {
+        case more([Item])
+        case end(Ending)
     }
 
-    private let limit: Int
-    private let request: @Sendable (Int) async throws -> Value
-    /// Requests up to this number are made.
-    private(set) var wanted: Int
-    private var started = 0
-    private var inFlight = 0
-
-    init(wanted: Int, limit: Int, request: @escaping @Sendable (Int) async throws -> Value) {
-        self.wanted = wanted
-        self.limit = max(1, limit)
-        self.request = request
-    }
-
-    /// Makes requests up to `count` at least.
-    mutating func want(_ count: Int) {
-        wanted = max(wanted, count)
-    }
-
-    /// Makes no request up to `number`: its answer is at hand.
-    mutating func skip(through number: Int) {
-        started = max(started, number)
-    }
-
-    /// The next answer to come in, once the requests wanted and allowed
-    /// are made; nil when none is in flight.
-    mutating func next(in group: inout ThrowingTaskGroup<Arrival, any Error>) async throws -> Arrival? {
-        while started < wanted, inFlight < limit {
-            started += 1
-            inFlight += 1
-            let (number, request) = (started, request)
-            group.addTask { Arrival(number: number, result: await .capturing { try await request(number) }) }
-        }
-        guard let arrival = try await group.next() else { return nil }
-        inFlight -= 1
-        return arrival
-    }
-}
-
-extension Result where Failure == any Error {
-    /// What `body` returns, or the error it throws.
-    static func capturing(_ body: () async throws -> Success) async -> Result {
-        do {
-            return .success(try await body())
-        } catch {
-            return .failure(error)
+    /// The ending `take` gives; nil when every item is done first.
+    static func run<Item: Sendable, Value: Sendable, Ending>(
+        _ items: [Item], limit: Int, _ work: @escaping @Sendable (Item) async -> Value,
+        take: (Item, Value) -> Next<Item, Ending>
+    ) async -> Ending? {
+        await withTaskGroup(of: (Item, Value).self) { group in
+            var queue = items[...]
+            var inFlight = 0
+            while true {
+                while inFlight < max(1, limit), let item = queue.popFirst() {
+                    group.addTask { (item, await work(item)) }
+                    inFlight += 1
+                }
+                guard let (item, value) = await group.next() else { return nil }
+                inFlight -= 1
+                switch take(item, value) {
+                case .more(let items): queue += items
+                case .end(let ending):
+                    group.cancelAll()
+                    return ending
+                }
+            }
         }
     }
 }

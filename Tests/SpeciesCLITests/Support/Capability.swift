@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// What this machine can do for a test, each found out once a run: a tool in
 /// the system's folders, and, as root with unshare(1), namespaces of a
@@ -20,6 +21,9 @@ enum Capability {
     /// Root may give host names to local servers: network and mount
     /// namespaces of its own, and ip(8) to bring up their loopback.
     static let servesHostNames = Task { has("ip") && getuid() == 0 ? await probe(["-n", "-m", "true"]) : false }
+    /// Why a test that serves SWAPI's host names would be skipped.
+    static let hostNamesNeeded: Comment =
+        "needs root, unshare(1), ip(8) and network and mount namespaces, to give SWAPI's host names to local servers"
 
     private static func probe(_ arguments: [String]) async -> Bool {
         guard has("unshare") else { return false }

@@ -10,13 +10,15 @@ public struct ServerSession: Sendable {
         self.server = server
     }
 
-    /// `http://127.0.0.1:PORT/<session>/[fault=F/][delay=MS/][gate=N/][dialect=D/]api/`;
-    /// `dialect` drf is the server's own.
-    public func root(fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil) async throws
-        -> String
-    {
+    /// `http://127.0.0.1:PORT/<session>/[fault=F/][faulty=N/][delay=MS/][gate=N/][dialect=D/]api/`;
+    /// `dialect` drf is the server's own; `faulty`, the requests the fault
+    /// spoils before the service is healthy.
+    public func root(
+        fault: String? = nil, faulty: Int? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil
+    ) async throws -> String {
         try await server.value.root(
-            session: path(fault: fault, delay: delay, gate: gate), dialect: dialect == "drf" ? nil : dialect)
+            session: path(fault: fault, faulty: faulty, delay: delay, gate: gate),
+            dialect: dialect == "drf" ? nil : dialect)
     }
 
     /// The paths requested under that root so far, in order.
@@ -29,8 +31,9 @@ public struct ServerSession: Sendable {
             atLeast: count)
     }
 
-    private func path(fault: String?, delay: Int?, gate: Int?) -> String {
-        name + (fault.map { "/fault=\($0)" } ?? "") + (delay.map { "/delay=\($0)" } ?? "")
+    private func path(fault: String?, faulty: Int? = nil, delay: Int?, gate: Int?) -> String {
+        name + (fault.map { "/fault=\($0)" } ?? "") + (faulty.map { "/faulty=\($0)" } ?? "")
+            + (delay.map { "/delay=\($0)" } ?? "")
             + (gate.map { "/gate=\($0)" } ?? "")
     }
 }

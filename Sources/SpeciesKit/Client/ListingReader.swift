@@ -1,0 +1,413 @@
+import Foundation
+
+/// The one reader of a listing (docs/cli.md, "What is whole"): a pure value,
+/// with no transport, clock, cache or diagnostics. It is made with the
+/// service's root, its form when that is known, the question and the
+/// search; it is fed the answer to each URL it asked for, in any order; and
+/// after each it says the next step: more pages to fetch, the whole answer,
+/// or why there is none, naming the page and the rule.
+///
+/// It alone decides what a listing of this service is:
+/// - one form for the whole answer: a known host's own, else the one its
+///   first answer shows (docs/swapi-dialects.md); a page in another is a fault;
+/// - every element a species of this service (`ServiceSpecies`), each once;
+/// - the page plan: the form's page size on every page but the last, page 1
+///   included, whether a page is read alone or with others; the last holds
+///   the rest (`Paging`); a count of more pages than `maxPages` is a fault;
+/// - `next` links in order, within the origin: no loop, no skip;
+/// - every element of a search's answer matches it;
+/// - a page past the last, once.
+///
+/// swapi.info's array, and swapi.tech's search, come whole in one answer,
+/// which is paged here.
+struct ListingReader {
+    /// What is asked of the listing.
+    enum Question: Equatable, Sendable {
+        /// Page `number` alone.
+        case page(Int)
+        /// Every species, or, with a limit, as few pages as hold that many.
+        case species(limit: Int?)
+    }
+
+    enum Step {
+        /// Fetch these, and feed each answer back.
+        case fetch([URL])
+        /// Nothing new to fetch: feed the next answer.
+        case wait
+        /// The whole answer.
+        case done(Whole)
+        /// No answer from this service, or an answer that is a no
+        /// (`SpeciesError.noSuchPage`).
+        case failed(SpeciesError)
+    }
+
+    /// A whole answer: its species, how the listing falls into pages, the
+    /// pages read (each with how many species it held), and what could not
+    /// be read of its species' fields.
+    struct Whole {
+        var species: [StarWarsSpecies] = []
+        var paging = Paging(count: 0, size: SpeciesPage.size)
+        var pages: [(url: URL, species: Int)] = []
+        var issues: [SpeciesIssue] = []
+    }
+
+    /// More pages than this is taken for a server that never ends.
+    static let maxPages = 500
+
+    let root: APIRoot
+    let question: Question
+    let search: String?
+    /// The form of the whole answer, once known.
+    private(set) var form: Dialect?
+    /// The form asked in while `form` is not known.
+    private var guess: Dialect
+    private let terms: SearchTerms
+    private let expectedPages: Int
+
+    private var asked: [URL: Int] = [:]
+    private var arrived: [Int: Result<Data, SpeciesError>] = [:]
+    /// What has been taken, page by page, in order.
+    private var taken = Whole()
+    private var seen: Set<Int> = []
+    private var paging: Paging?
+    private var lastNext: String?
+    /// Pages wanted, from the first.
+    private var wanted = 1
+    /// A page asked alone answered 404 at this URL: page 1 says whether it exists.
+    private var missing: URL?
+
+    /// - Parameters:
+    ///   - form: the service's form when it is known for its host
+    ///     (`Dialect.ofPublicHost`); nil lets the first answer decide.
+    ///   - guess: the form to ask in first when `form` is nil.
+    ///   - expectedPages: how many pages to ask for at once before page 1
+    ///     says how many there are.
+    init(
+        root: APIRoot, form: Dialect?, guess: Dialect, question: Question, search: String?, expectedPages: Int = 1
+    ) {
+        self.root = root
+        self.form = form
+        self.guess = form ?? guess
+        self.question = question
+        self.search = search
+        terms = SearchTerms(search ?? "")
+        self.expectedPages = max(1, expectedPages)
+    }
+
+    /// The first step: the pages to ask for before any has answered.
+    mutating func start() -> Step {
+        asked = [:]
+        arrived = [:]
+        taken = Whole()
+        seen = []
+        paging = nil
+        missing = nil
+        wanted = 1
+        switch question {
+        case _ where comesWhole: return fetch([1])
+        case .page(let number): return fetch([number])
+        case .species(let limit): return fetch(Array(1...min(expectedPages, Self.pages(holding: limit))))
+        }
+    }
+
+    /// How many pages the listing has, once a page has said; else how many
+    /// are wanted so far.
+    var pages: Int { paging?.pages ?? max(wanted, asked.count) }
+
+    /// The pages taken so far, in order.
+    var pagesTaken: [(url: URL, species: Int)] { taken.pages }
+
+    /// The listing's count, as its pages have said.
+    var count: Int? { paging?.count }
+
+    /// Feeds the answer to `url`: its body, or why there is none.
+    mutating func read(_ url: URL, _ answer: Result<Data, SpeciesError>) -> Step {
+        guard let number = asked[url] else { return .wait }
+        arrived[number] = answer
+        var more: [URL] = []
+        while let next = waitingFor, let answer = arrived.removeValue(forKey: next) {
+            switch take(answer, number: next) {
+            case .fetch(let urls): more += urls
+            case .wait: continue
+            case let ending: return ending
+            }
+        }
+        return more.isEmpty ? .wait : .fetch(more)
+    }
+
+    // MARK: The rules
+
+    private var currentForm: Dialect { form ?? guess }
+
+    private var comesWhole: Bool { Self.comesWhole(in: currentForm, search: search) }
+
+    /// swapi.info's listing, and swapi.tech's search, come in one answer.
+    static func comesWhole(in form: Dialect, search: String?) -> Bool {
+        form == .info || (form == .tech && !SearchTerms(search ?? "").terms.isEmpty)
+    }
+
+    /// swapi.tech is asked for the longest term; the others are matched here.
+    private var techTerm: String { terms.terms.max { $0.count < $1.count } ?? "" }
+
+    private func url(ofPage number: Int) -> URL {
+        if currentForm == .tech, !terms.terms.isEmpty { return currentForm.techSearchURL(root, term: techTerm) }
+        return currentForm.listingURL(root, page: number, search: currentForm == .drf ? search : nil)
+    }
+
+    private static func pages(holding limit: Int?) -> Int {
+        limit.map { max(1, $0.dividedRoundingUp(by: SpeciesPage.size)) } ?? .max
+    }
+
+    private mutating func fetch(_ numbers: [Int]) -> Step {
+        let new = numbers.filter { !asked.values.contains($0) }
+        for number in new { asked[url(ofPage: number)] = number }
+        return new.isEmpty ? .wait : .fetch(new.map(url(ofPage:)))
+    }
+
+    /// The page to take next, which the reader waits for: pages are taken
+    /// in order.
+    var waitingFor: Int? {
+        if missing != nil { return 1 }
+        if case .page(let number) = question, !comesWhole { return taken.pages.isEmpty ? number : nil }
+        return taken.pages.count < wanted || taken.pages.isEmpty ? taken.pages.count + 1 : nil
+    }
+
+    /// Takes the answer for page `number` when it keeps every rule; the
+    /// next step.
+    private mutating func take(_ answer: Result<Data, SpeciesError>, number: Int) -> Step {
+        let url = url(ofPage: number)
+        let listing: ListingBody
+        switch answer.flatMap({ body in ResponseBody.decoded(ListingBody.self, from: body, url: url) }) {
+        case .success(let body): listing = body
+        case .failure(.httpStatus(404, _)) where number == 1 || comesWhole:
+            return .failed(.notSWAPI(url: url, status: 404))
+        case .failure(.httpStatus(404, _)) where taken.pages.isEmpty:
+            missing = url
+            return fetch([1])
+        case .failure(.httpStatus(404, _)):
+            return .failed(.badLink(url: taken.pages[taken.pages.count - 1].url, link: lastNext ?? "", .notFound))
+        case .failure(let error): return .failed(error)
+        }
+        if form == nil {
+            // The first answer of a service of another host fixes its form;
+            // in another form than asked, the listing is asked again in its
+            // own, but for swapi.info's, which is whole whatever was asked.
+            form = listing.dialect
+            if listing.dialect != guess, listing.dialect != .info {
+                guess = listing.dialect
+                return start()
+            }
+        }
+        do throws(SpeciesError) {
+            try checkForm(listing, at: url)
+            if comesWhole { return .done(try whole(listing, at: url)) }
+            let paging = try (self.paging.map { .success($0) } ?? Paging.checked(listing, at: url)).get()
+            if terms.terms.isEmpty, paging.count == 0 { throw .notSWAPI(url: url, status: nil) }
+            if let missing {
+                try checkPage(listing, number: 1, of: paging, at: url)
+                guard case .page(let asked) = question, asked > paging.pages else {
+                    return .failed(.httpStatus(404, url: missing))
+                }
+                return .failed(.noSuchPage(asked, pages: paging.pages, search: search))
+            }
+            // swapi.tech answers a page past the last with the last.
+            guard number <= paging.pages else {
+                return .failed(.noSuchPage(number, pages: paging.pages, search: search))
+            }
+            try checkPage(listing, number: number, of: paging, at: url)
+            self.paging = paging
+        } catch {
+            return .failed(error)
+        }
+        taken.pages.append((url, listing.species.count))
+        taken.species += listing.species
+        taken.issues += listing.issues
+        lastNext = listing.next
+        if case .species(let limit) = question, number == 1, let paging {
+            wanted = min(paging.pages, Self.pages(holding: limit))
+        }
+        if case .page = question { return .done(done) }
+        guard taken.pages.count < wanted else { return .done(done) }
+        return fetch(Array(1...wanted))
+    }
+
+    private var done: Whole {
+        var whole = taken
+        whole.paging = paging ?? whole.paging
+        return whole
+    }
+
+    /// The form and shape of the answer, and no element that is no object.
+    private func checkForm(_ listing: ListingBody, at url: URL) throws(SpeciesError) {
+        if let form, listing.dialect != form {
+            throw .invalidResponse(url: url, .formChanged(to: listing.dialect.service, from: form.service))
+        }
+        if listing.dialect == .tech {
+            // swapi.tech's page has `results`; its search, `result`.
+            guard listing.isSearch == comesWhole else {
+                throw .invalidResponse(url: url, .missing(path: comesWhole ? "result" : "results"))
+            }
+            guard listing.expanded else { throw .invalidResponse(url: url, .namesOnly) }
+        }
+        if let element = listing.notASpecies { throw .incomplete(url: url, .notASpecies(element)) }
+    }
+
+    /// Every element a species of this service, each once.
+    private mutating func checkSpecies(_ listing: ListingBody, at url: URL) throws(SpeciesError) {
+        let service = ServiceSpecies(root: root, form: listing.dialect)
+        for species in listing.species {
+            guard let id = service.id(of: species) else {
+                throw .incomplete(url: url, .notASpecies(species.displayName))
+            }
+            guard seen.insert(id).inserted else { throw .incomplete(url: url, .repeated(species.displayName)) }
+        }
+    }
+
+    /// Page `number` of a listing of `paging`: its count, its length, its
+    /// species, its search and its `next` link.
+    private mutating func checkPage(_ listing: ListingBody, number: Int, of paging: Paging, at url: URL)
+        throws(SpeciesError)
+    {
+        if listing.count != paging.count {
+            throw .incomplete(url: url, .countChanged(listing.count, from: paging.count))
+        }
+        if listing.species.count != paging.length(ofPage: number) {
+            throw .incomplete(url: url, .pageLength(listing.species.count, expected: paging.length(ofPage: number)))
+        }
+        guard (listing.next != nil) == (number < paging.pages) else {
+            throw .incomplete(url: url, .nextLink(listing.next != nil, pages: paging.pages))
+        }
+        try checkSpecies(listing, at: url)
+        if let stray = listing.species.first(where: { !terms.matches($0.name) }) {
+            throw .incomplete(url: url, .unmatched(stray.displayName, search: search ?? ""))
+        }
+        guard let next = listing.next else { return }
+        let link = try LinkPolicy.resolve(next, of: url, root: root)
+        switch ListingLink.page(of: link, inFormOf: self.url(ofPage: number + 1)) {
+        case number + 1: return
+        case let other? where other <= number: throw .badLink(url: url, link: next, .loops)
+        default: throw .badLink(url: url, link: next, .skips)
+        }
+    }
+
+    /// swapi.info's array, or swapi.tech's search, whose every species must
+    /// match the term asked: the species that match the search, paged here.
+    private mutating func whole(_ listing: ListingBody, at url: URL) throws(SpeciesError) -> Whole {
+        try checkSpecies(listing, at: url)
+        if listing.dialect == .tech,
+            let stray = listing.species.first(where: { !SearchTerms(techTerm).matches($0.name) })
+        {
+            throw .incomplete(url: url, .unmatched(stray.displayName, search: techTerm))
+        }
+        if listing.species.isEmpty, terms.terms.isEmpty { throw .notSWAPI(url: url, status: nil) }
+        let species = terms.terms.isEmpty ? listing.species : listing.species.filter { terms.matches($0.name) }
+        let names = Set(species.map(\.displayName))
+        let issues = listing.issues.filter { names.contains($0.species) }
+        let paging = Paging(count: species.count, size: SpeciesPage.size)
+        var range = species.indices
+        if case .page(let number) = question {
+            guard (1...paging.pages).contains(number) else {
+                throw .noSuchPage(number, pages: paging.pages, search: search)
+            }
+            let first = (number - 1) * paging.size
+            range = first..<first + paging.length(ofPage: number)
+        }
+        taken.pages = [(url, species.count)]
+        return Whole(species: Array(species[range]), paging: paging, pages: taken.pages, issues: issues)
+    }
+}
+
+extension Paging {
+    /// The paging a page of the listing says: its count, in pages of SWAPI's
+    /// size; a count of more pages than a reader reads is the service's fault.
+    fileprivate static func checked(_ listing: ListingBody, at url: URL) -> Result<Paging, SpeciesError> {
+        let paging = Paging(count: listing.count, size: SpeciesPage.size)
+        guard paging.pages <= ListingReader.maxPages else {
+            return .failure(.tooLarge(url: url, .pages(ListingReader.maxPages)))
+        }
+        return .success(paging)
+    }
+}
+
+/// What a species of a service is: an object with a name, a non-empty
+/// string, and a URL that names a species of that service; its id is the
+/// number that URL ends with, and two elements with one id are one species.
+///
+/// The URL is under the service's root, with its scheme or the other one of
+/// its host (on the default ports), the host in any case, with a final
+/// slash or none; or, for swapi.tech and swapi.info, under the root their
+/// data was stored with (docs/swapi-dialects.md), which their copies keep.
+struct ServiceSpecies {
+    private let roots: [APIRoot]
+    /// How the roots' species URLs usually begin: one comparison a species.
+    private let prefixes: [String]
+
+    /// - Parameter form: the service's; nil when it is not known yet.
+    init(root: APIRoot, form: Dialect?) {
+        roots = [root] + (form.map { [$0] } ?? Dialect.allCases).compactMap(\.storedRoot)
+        prefixes = roots.map { $0.url.withoutCredentials.absoluteString + "species/" }
+    }
+
+    /// The species' id, when it is a species of this service.
+    func id(of species: StarWarsSpecies) -> Int? {
+        guard let name = species.name, !name.isEmpty, let url = species.url else { return nil }
+        return id(ofLink: url)
+    }
+
+    func id(ofLink link: String) -> Int? {
+        if let prefix = prefixes.first(where: link.hasPrefix) {
+            return Self.id(in: link.utf8.dropFirst(prefix.utf8.count))
+        }
+        guard let url = URL(string: link), url.query == nil, url.fragment == nil,
+            let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.path,
+            let base = roots.first(where: { $0.origin.follow(url) != nil })?.path,
+            path.hasPrefix(base + "species/")
+        else { return nil }
+        return Self.id(in: path.utf8.dropFirst(base.utf8.count + "species/".utf8.count))
+    }
+
+    /// The digits of `rest`, with a final slash or none: a number from 1.
+    private static func id(in rest: Substring.UTF8View) -> Int? {
+        let digits = rest.last == UInt8(ascii: "/") ? rest.dropLast() : rest[...]
+        guard !digits.isEmpty, digits.count <= 18,
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
+        let id = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        return id >= 1 ? id : nil
+    }
+}
+
+/// The page a listing link names.
+enum ListingLink {
+    /// The number of the page `url` names, when it has the form of
+    /// `pattern`: the same path (case and a final slash aside), the same
+    /// query but for `page`, whose absence means page 1. A query item the
+    /// link leaves out is fine (swapi.tech drops `expanded` from its links).
+    static func page(of url: URL, inFormOf pattern: URL) -> Int? {
+        guard let link = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let form = URLComponents(url: pattern, resolvingAgainstBaseURL: false),
+            trimmed(link.path) == trimmed(form.path)
+        else { return nil }
+        let items = (link.percentEncodedQueryItems ?? []).map(decoded)
+        let formItems = (form.percentEncodedQueryItems ?? []).map(decoded)
+        for item in items where item.name != "page" {
+            guard formItems.contains(item) else { return nil }
+        }
+        let pages = items.filter { $0.name == "page" }
+        guard let page = pages.first else { return 1 }
+        guard pages.count == 1, let value = page.value, let number = Int(value), number >= 1 else { return nil }
+        return number
+    }
+
+    /// A query item with its value decoded, `+` as a space: servers write
+    /// `dor+kel` where this client writes `dor%20kel`.
+    private static func decoded(_ item: URLQueryItem) -> URLQueryItem {
+        URLQueryItem(
+            name: item.name,
+            value: item.value.map { ($0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? $0) })
+    }
+
+    private static func trimmed(_ path: String) -> String {
+        (path.hasSuffix("/") ? String(path.dropLast()) : path).lowercased()
+    }
+}

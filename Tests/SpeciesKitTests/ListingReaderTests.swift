@@ -1,0 +1,342 @@
+import Foundation
+import Testing
+
+@testable import SpeciesKit
+
+/// The one reader of a listing, as a table: the answers to the URLs it asks
+/// for go in, its next step comes out. No transport, clock or server.
+@Suite("What a listing is")
+struct ListingReaderTests {
+    static let dev = APIRoot("https://swapi.dev/api/")!
+    static let other = APIRoot("http://127.0.0.1:9/t1/api/")!
+
+    /// A swapi.dev page of a listing of `count`: species `ids`, each named
+    /// `Species N` at its URL, unless `elements` says otherwise.
+    static func page(
+        _ number: Int, of count: Int = 25, ids: [Int]? = nil, elements: [String]? = nil, next: String?? = nil,
+        root: APIRoot = dev, search: String? = nil
+    ) -> Data {
+        let ids = ids ?? Array((number - 1) * 10 + 1...min(count, number * 10))
+        let base = root.url.absoluteString
+        let elements = elements ?? ids.map { #"{"name":"Species \#($0)","url":"\#(base)species/\#($0)/"}"# }
+        let link =
+            next
+            ?? (number * 10 < count
+                ? Dialect.drf.listingURL(root, page: number + 1, search: search).absoluteString : nil)
+        let json =
+            #"{"count":\#(count),"next":\#(link.map { "\"\($0)\"" } ?? "null"),"results":[\#(elements.joined(separator: ","))]}"#
+        return Data(json.utf8)
+    }
+
+    static func url(_ number: Int, root: APIRoot = dev, search: String? = nil) -> URL {
+        Dialect.drf.listingURL(root, page: number, search: search)
+    }
+
+    static func reader(
+        _ question: ListingReader.Question, expecting pages: Int = 1, root: APIRoot = dev, search: String? = nil
+    ) -> ListingReader {
+        ListingReader(
+            root: root, form: Dialect.ofPublicHost(root), guess: .drf, question: question, search: search,
+            expectedPages: pages)
+    }
+
+    /// Feeds each answer in turn; the last step.
+    static func feed(_ reader: inout ListingReader, _ answers: [(URL, Result<Data, SpeciesError>)])
+        -> ListingReader.Step
+    {
+        var step = ListingReader.Step.wait
+        for (url, answer) in answers { step = reader.read(url, answer) }
+        return step
+    }
+
+    static func species(_ step: ListingReader.Step) -> [Int]? {
+        guard case .done(let whole) = step else { return nil }
+        return whole.species.compactMap(\.id)
+    }
+
+    static func error(_ step: ListingReader.Step) -> SpeciesError? {
+        guard case .failed(let error) = step else { return nil }
+        return error
+    }
+
+    static func fetched(_ step: ListingReader.Step) -> [URL]? {
+        guard case .fetch(let urls) = step else { return nil }
+        return urls
+    }
+
+    // MARK: The page plan
+
+    /// Every page asked for at once, answered in any order, taken in order.
+    @Test func pagesComeInAnyOrderAndAreTakenInOrder() {
+        var reader = Self.reader(.species(limit: nil), expecting: 3)
+        #expect(Self.fetched(reader.start()) == [1, 2, 3].map { Self.url($0) })
+        let step = Self.feed(&reader, [3, 2, 1].map { (Self.url($0), .success(Self.page($0))) })
+        #expect(Self.species(step) == Array(1...25))
+    }
+
+    @Test func page1SaysHowManyMoreToAskFor() {
+        var reader = Self.reader(.species(limit: nil))
+        #expect(Self.fetched(reader.start()) == [Self.url(1)])
+        #expect(Self.fetched(reader.read(Self.url(1), .success(Self.page(1)))) == [Self.url(2), Self.url(3)])
+    }
+
+    /// A guess past the last page: the answer past it does not matter.
+    @Test func aPageAskedForPastTheLastIsNotTaken() {
+        var reader = Self.reader(.species(limit: nil), expecting: 4)
+        _ = reader.start()
+        let step = Self.feed(
+            &reader,
+            [(Self.url(4), .failure(.httpStatus(404, url: Self.url(4))))]
+                + [1, 2, 3].map { (Self.url($0), .success(Self.page($0))) })
+        #expect(Self.species(step) == Array(1...25))
+    }
+
+    @Test(arguments: [(1, 1), (10, 1), (11, 2), (12, 2), (30, 3)])
+    func aLimitAsksForThePagesThatHoldIt(limit: Int, pages: Int) {
+        var reader = Self.reader(.species(limit: limit), expecting: 4)
+        #expect(Self.fetched(reader.start()) == (1...pages).map { Self.url($0) })
+        let step = Self.feed(&reader, (1...pages).map { (Self.url($0), .success(Self.page($0))) })
+        #expect(Self.species(step)?.count == min(25, pages * 10))
+    }
+
+    /// The form's page size on every page but the last, page 1 included,
+    /// whether a page is read alone or with the others.
+    @Test(arguments: [ListingReader.Question.page(1), .species(limit: nil), .species(limit: 5)])
+    func page1IsHeldToThePageSize(question: ListingReader.Question) {
+        var reader = Self.reader(question)
+        _ = reader.start()
+        let short = Self.page(1, ids: Array(1...9))
+        #expect(
+            Self.error(reader.read(Self.url(1), .success(short)))
+                == .incomplete(url: Self.url(1), .pageLength(9, expected: 10)))
+    }
+
+    @Test func aPageReadAloneSaysWhereItStands() {
+        var reader = Self.reader(.page(3))
+        #expect(Self.fetched(reader.start()) == [Self.url(3)])
+        guard case .done(let whole) = reader.read(Self.url(3), .success(Self.page(3))) else {
+            return #expect(Bool(false))
+        }
+        #expect(whole.species.compactMap(\.id) == Array(21...25) && whole.paging.pages == 3)
+    }
+
+    /// swapi.dev answers 404 past the last page: page 1 says how many there are.
+    @Test func aPagePastTheLastIsNoSuchPageOnce() {
+        var reader = Self.reader(.page(5))
+        _ = reader.start()
+        #expect(Self.fetched(reader.read(Self.url(5), .failure(.httpStatus(404, url: Self.url(5))))) == [Self.url(1)])
+        #expect(Self.error(reader.read(Self.url(1), .success(Self.page(1)))) == .noSuchPage(5, pages: 3, search: nil))
+    }
+
+    /// A page within the count that answers 404 is no answer.
+    @Test func aPageWithinTheCountThatIsMissingIsNoAnswer() {
+        var reader = Self.reader(.page(2))
+        _ = reader.start()
+        _ = reader.read(Self.url(2), .failure(.httpStatus(404, url: Self.url(2))))
+        #expect(Self.error(reader.read(Self.url(1), .success(Self.page(1)))) == .httpStatus(404, url: Self.url(2)))
+    }
+
+    @Test func aCountOfMorePagesThanAReaderReadsIsAFaultOfTheService() {
+        var reader = Self.reader(.species(limit: nil))
+        _ = reader.start()
+        #expect(
+            Self.error(reader.read(Self.url(1), .success(Self.page(1, of: 5_001, ids: Array(1...10)))))
+                == .tooLarge(url: Self.url(1), .pages(500)))
+    }
+
+    @Test(arguments: [
+        (Self.page(2, of: 26, ids: Array(11...20)), ListingFault.countChanged(26, from: 25)),
+        (Self.page(2, ids: Array(11...19)), .pageLength(9, expected: 10)),
+        (Self.page(2, ids: Array(11...20), next: .some(nil)), .nextLink(false, pages: 3)),
+    ])
+    func aPageThatDoesNotAddUpIsNoAnswer(body: Data, fault: ListingFault) {
+        var reader = Self.reader(.species(limit: nil), expecting: 2)
+        _ = reader.start()
+        let step = Self.feed(&reader, [(Self.url(1), .success(Self.page(1))), (Self.url(2), .success(body))])
+        #expect(Self.error(step) == .incomplete(url: Self.url(2), fault))
+    }
+
+    // MARK: What an element is
+
+    @Test(arguments: [
+        ("{}", "without a name or URL"),
+        (#"{"name":null,"url":"https://swapi.dev/api/species/11/"}"#, "at https://swapi.dev/api/species/11/"),
+        (#"{"name":"","url":"https://swapi.dev/api/species/11/"}"#, "''"),
+        (#"{"name":"Tatooine","url":"https://swapi.dev/api/planets/13/"}"#, "'Tatooine'"),
+        (#"{"name":"Elsewhere","url":"https://evil.example/api/species/11/"}"#, "'Elsewhere'"),
+        (#"{"name":"Species 11"}"#, "'Species 11'"), ("null", "results[0]"), ("5", "results[0]"),
+    ])
+    func anElementThatIsNoSpeciesOfTheServiceMakesThePageNotWhole(element: String, named: String) {
+        var reader = Self.reader(.species(limit: nil), expecting: 2)
+        _ = reader.start()
+        let rest = (12...20).map { #"{"name":"Species \#($0)","url":"https://swapi.dev/api/species/\#($0)/"}"# }
+        let step = Self.feed(
+            &reader,
+            [(Self.url(1), .success(Self.page(1))), (Self.url(2), .success(Self.page(2, elements: [element] + rest)))])
+        #expect(Self.error(step) == .incomplete(url: Self.url(2), .notASpecies(named)))
+    }
+
+    /// Species 1 again, spelled otherwise, on page 2: one species twice.
+    @Test(arguments: [
+        "https://swapi.dev/api/species/1", "http://swapi.dev/api/species/1/", "https://SWAPI.dev/api/species/1/",
+    ])
+    func oneSpeciesTwiceIsNotWholeHoweverItsURLIsSpelled(url: String) {
+        var reader = Self.reader(.species(limit: nil), expecting: 2)
+        _ = reader.start()
+        let elements =
+            [#"{"name":"Again","url":"\#(url)"}"#]
+            + (12...20).map { #"{"name":"Species \#($0)","url":"https://swapi.dev/api/species/\#($0)/"}"# }
+        let step = Self.feed(
+            &reader,
+            [(Self.url(1), .success(Self.page(1))), (Self.url(2), .success(Self.page(2, elements: elements)))])
+        #expect(Self.error(step) == .incomplete(url: Self.url(2), .repeated("'Again'")))
+    }
+
+    // MARK: Links and searches
+
+    @Test(arguments: [
+        ("https://swapi.dev/api/species/", LinkFault.loops), ("https://swapi.dev/api/species/?page=2", .loops),
+        ("https://swapi.dev/api/species/?page=3&cursor=x", .skips), ("https://swapi.dev/api/species/?page=4", .skips),
+        ("https://evil.example/api/species/?page=3", .leavesOrigin("https://swapi.dev")),
+        ("file:///etc/passwd", .notHTTP),
+    ])
+    func aNextLinkLeadsToTheNextPageOfTheOrigin(link: String, fault: LinkFault) {
+        var reader = Self.reader(.species(limit: nil), expecting: 2)
+        _ = reader.start()
+        let step = Self.feed(
+            &reader,
+            [(Self.url(1), .success(Self.page(1))), (Self.url(2), .success(Self.page(2, next: .some(link))))])
+        #expect(Self.error(step) == .badLink(url: Self.url(2), link: link, fault))
+    }
+
+    /// An `http` link of an `https` service's host is its next page.
+    @Test func anHTTPLinkOfTheSameHostIsTheNextPage() {
+        var reader = Self.reader(.species(limit: nil), expecting: 3)
+        _ = reader.start()
+        let step = Self.feed(
+            &reader,
+            [
+                (Self.url(1), .success(Self.page(1, next: "http://swapi.dev/api/species/?page=2"))),
+                (Self.url(2), .success(Self.page(2))), (Self.url(3), .success(Self.page(3))),
+            ])
+        #expect(Self.species(step) == Array(1...25))
+    }
+
+    @Test func aPage2LinkThatAnswers404IsTheLinksFault() {
+        var reader = Self.reader(.species(limit: nil), expecting: 2)
+        _ = reader.start()
+        let step = Self.feed(
+            &reader,
+            [(Self.url(1), .success(Self.page(1))), (Self.url(2), .failure(.httpStatus(404, url: Self.url(2))))])
+        #expect(Self.error(step) == .badLink(url: Self.url(1), link: Self.url(2).absoluteString, .notFound))
+    }
+
+    @Test func aSearchAnsweredWithSpeciesThatDoNotMatchIsNoAnswer() {
+        var reader = Self.reader(.species(limit: nil), search: "7")
+        _ = reader.start()
+        let url = Self.url(1, search: "7")
+        let step = reader.read(url, .success(Self.page(1, of: 3, ids: [7, 17, 8], search: "7")))
+        #expect(Self.error(step) == .incomplete(url: url, .unmatched("'Species 8'", search: "7")))
+    }
+
+    // MARK: One form
+
+    /// A known host speaks its own form, in every answer.
+    @Test(arguments: [
+        #"[{"name":"Species 1","url":"https://swapi.dev/api/species/1/"}]"#,
+        #"{"message":"ok","total_records":25,"next":null,"results":[]}"#,
+    ])
+    func anAnswerInAnotherFormIsNoAnswer(body: String) {
+        var reader = Self.reader(.species(limit: nil))
+        _ = reader.start()
+        guard
+            case .invalidResponse(_, .formChanged(_, "swapi.dev's"))? = Self.error(
+                reader.read(Self.url(1), .success(Data(body.utf8))))
+        else { return #expect(Bool(false)) }
+    }
+
+    /// Another host's first answer fixes its form: swapi.tech's asks again
+    /// in its own; a later page in another form is no answer.
+    @Test func anotherHostsFirstAnswerFixesItsForm() {
+        var reader = Self.reader(.species(limit: nil), expecting: 2, root: Self.other)
+        _ = reader.start()
+        let tech =
+            #"{"message":"ok","total_records":1,"next":null,"results":[{"uid":"1","properties":{"name":"Human","url":"https://www.swapi.tech/api/species/1"}}]}"#
+        let again = Self.fetched(reader.read(Self.url(1, root: Self.other), .success(Data(tech.utf8))))
+        #expect(again == [1, 2].map { Dialect.tech.listingURL(Self.other, page: $0) })
+        let step = reader.read(Dialect.tech.listingURL(Self.other, page: 1), .success(Data(tech.utf8)))
+        #expect(Self.species(step) == [1] && reader.form == .tech)
+
+        var mixed = Self.reader(.species(limit: nil), expecting: 3, root: Self.other)
+        _ = mixed.start()
+        let changed = Self.feed(
+            &mixed,
+            [
+                (Self.url(1, root: Self.other), .success(Self.page(1, root: Self.other))),
+                (Self.url(2, root: Self.other), .success(Data(tech.utf8))),
+            ])
+        guard case .invalidResponse(_, .formChanged("swapi.tech's", "swapi.dev's"))? = Self.error(changed) else {
+            return #expect(Bool(false))
+        }
+    }
+
+    /// swapi.tech's listing page written in the form of its search is not
+    /// its listing.
+    @Test func aSwapiTechPageInTheFormOfASearchIsNoAnswer() {
+        let root = APIRoot("https://www.swapi.tech/api/")!
+        var reader = Self.reader(.species(limit: nil), root: root)
+        let url = Dialect.tech.listingURL(root, page: 1)
+        #expect(Self.fetched(reader.start()) == [url])
+        let search =
+            #"{"message":"ok","total_records":37,"result":[{"uid":"1","properties":{"name":"Human","url":"https://www.swapi.tech/api/species/1"}}]}"#
+        #expect(
+            Self.error(reader.read(url, .success(Data(search.utf8))))
+                == .invalidResponse(url: url, .missing(path: "results")))
+    }
+
+    /// swapi.info's array is whole when every element is a species of it,
+    /// each once; a search over it is filtered, and pages made, here.
+    @Test(arguments: [("null", "[1]"), ("{}", "without a name or URL")])
+    func swapiInfosArrayIsWholeOnlyWhenEveryElementIsASpecies(element: String, named: String) {
+        let root = APIRoot("https://swapi.info/api/")!
+        let url = Dialect.info.listingURL(root)
+        var reader = Self.reader(.species(limit: nil), root: root)
+        _ = reader.start()
+        let body = #"[{"name":"Human","url":"https://swapi.info/api/species/1"},\#(element)]"#
+        #expect(Self.error(reader.read(url, .success(Data(body.utf8)))) == .incomplete(url: url, .notASpecies(named)))
+    }
+
+    @Test func swapiInfosArrayIsPagedHere() {
+        let root = APIRoot("https://swapi.info/api/")!
+        let url = Dialect.info.listingURL(root)
+        let body =
+            "["
+            + (1...25).map { #"{"name":"Species \#($0)","url":"https://swapi.info/api/species/\#($0)"}"# }.joined(
+                separator: ",") + "]"
+        var reader = Self.reader(.page(3), root: root, search: "species")
+        #expect(Self.fetched(reader.start()) == [url])
+        #expect(Self.species(reader.read(url, .success(Data(body.utf8)))) == Array(21...25))
+        var past = Self.reader(.page(4), root: root)
+        _ = past.start()
+        #expect(Self.error(past.read(url, .success(Data(body.utf8)))) == .noSuchPage(4, pages: 3, search: nil))
+    }
+
+    /// swapi.tech's search must answer the term asked.
+    @Test func swapiTechsSearchMustMatchTheTermAsked() {
+        let root = APIRoot("https://www.swapi.tech/api/")!
+        let url = Dialect.tech.techSearchURL(root, term: "wook")
+        var reader = Self.reader(.species(limit: nil), root: root, search: "wook")
+        #expect(Self.fetched(reader.start()) == [url])
+        let human =
+            #"{"message":"ok","result":[{"uid":"1","properties":{"name":"Human","url":"https://www.swapi.tech/api/species/1"}}]}"#
+        #expect(
+            Self.error(reader.read(url, .success(Data(human.utf8))))
+                == .incomplete(url: url, .unmatched("'Human'", search: "wook")))
+    }
+
+    @Test(arguments: [(0, 1), (1, 1), (10, 1), (11, 2), (37, 4), (40, 4), (Int.max, Int.max / 10 + 1)])
+    func theNumberOfPages(count: Int, pages: Int) {
+        #expect(Paging(count: count, size: 10).pages == pages)
+        #expect(Paging(count: count, size: 10).length(ofPage: pages) == count - (pages - 1) * 10)
+    }
+}
