@@ -569,7 +569,7 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "empty-objects" and first_page:
             return status, b'{"count":3000000,"next":null,"previous":null,"results":[' + b",".join([b"{}"] * 3_000_000) + b"]}"
         if fault == "dense-page" and first_page:
-            return status, self.server.dense_page()
+            return status, self.server.dense_page(own_root)
         if fault == "big-page" and first_page:
             results = [{**species, "url": f"{own_root}species/{number}/"}
                        for number, species in enumerate(json.loads(body)["results"] * 200, start=1)]
@@ -706,16 +706,17 @@ class Server(ThreadingHTTPServer):
     build_lock = threading.Lock()
     bomb_lock = threading.Lock()
 
-    def dense_page(self):
+    def dense_page(self, own_root):
         """One species whose lists hold as many values as species accepts
-        under its default size limit (Sources/SpeciesKit/Client/JSONValueCount.swift)."""
+        under its default size limit (Sources/SpeciesKit/Client/JSONValueCount.swift).
+        It is made once, with a stand-in for the root, as the huge page is."""
         with self.build_lock:
             if not hasattr(self, "dense"):
                 long = b",".join(b'"%s%08d"' % (b"x" * 81, number) for number in range(1_092_000))
                 short = b",".join([b'"x"'] * 1_092_000)
-                self.dense = (b'{"count":1,"next":null,"previous":null,"results":[{"name":"Dense","people":['
-                              + long + b'],"films":[' + short + b']}]}')
-            return self.dense
+                self.dense = (b'{"count":1,"next":null,"previous":null,"results":[{"name":"Dense","url":"'
+                              + HUGE_PAGE_ROOT.encode() + b'species/1/","people":[' + long + b'],"films":[' + short + b']}]}')
+        return self.dense.replace(HUGE_PAGE_ROOT.encode(), own_root.encode(), 1)
 
     def gzip_bomb(self, first_page):
         """The first page with 100 MiB of spaces before its last brace, gzipped."""
