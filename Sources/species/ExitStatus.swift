@@ -21,6 +21,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             "Nothing matched: no such name, id or page, a search with no results, or an ambiguous name."
         case .usage:
             "Usage error: unknown command or option, missing or malformed argument, a URL that is not a species of the API, "
+                + "a name or search of more than 100 characters, a search without a word, "
                 + "a certificate variable that names neither a file nor a folder."
         case .badData:
             "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link or redirect off its origin, a loop, a size cap)."
@@ -114,10 +115,18 @@ struct CommandError: Error, Equatable {
     init(_ error: any Error) {
         switch error {
         case let error as CommandError: self = error
-        case let error as SpeciesError: self.init(error.errorLine, Self.status(of: error.kind))
+        case let error as SpeciesError:
+            let hint = error.setting.flatMap { Self.options[$0] }.map { " (\($0))" } ?? ""
+            self.init(error.description + hint, Self.statuses[error.kind] ?? .internalError)
         default: self.init("internal error: \(error)", .internalError)
         }
     }
+
+    /// What to change, for a setting behind a failure.
+    private static let options: [SpeciesError.Setting: String] = [
+        .timeout: "--timeout", .maxResponseSize: "--max-response-size", .cacheMode: "--offline",
+        .certificates: "a CA of your own: CURL_CA_BUNDLE or SSL_CERT_FILE, or SSL_CERT_DIR",
+    ]
 
     /// `error: ...`, and, for a usage error, the usage line and where to
     /// read more: what stderr shows.
@@ -127,28 +136,10 @@ struct CommandError: Error, Equatable {
         return line + HelpFormatter().usage(usage, label: "usage:") + "\nSee '\(usage.path) --help'.\n"
     }
 
-    private static func status(of kind: SpeciesError.Kind) -> ExitStatus {
-        switch kind {
-        case .nothingMatched: .nothingMatched
-        case .badQuestion: .usage
-        case .badAnswer: .badData
-        case .unavailable: .unavailable
-        }
-    }
-}
-
-extension SpeciesError {
-    /// SpeciesKit's sentence, and the option or the answer behind it.
-    fileprivate var errorLine: String {
-        message { error in
-            switch error.setting {
-            case .timeout: "(--timeout)"
-            case .maxResponseSize: "(--max-response-size)"
-            case .offline: "(--offline)"
-            case .certificates: "(a CA of your own: CURL_CA_BUNDLE or SSL_CERT_FILE, or SSL_CERT_DIR)"
-            case .builtInData: "(--offline answers from the SWAPI data built into species)"
-            case nil: nil
-            }
-        }
-    }
+    /// The exit status of each kind of SpeciesKit's errors; a cancelled
+    /// answer is an interrupted command's.
+    private static let statuses: [SpeciesError.Kind: ExitStatus] = [
+        .nothingMatched: .nothingMatched, .badQuestion: .usage, .badAnswer: .badData, .unavailable: .unavailable,
+        .cancelled: .interrupted,
+    ]
 }

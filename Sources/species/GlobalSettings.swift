@@ -88,14 +88,16 @@ struct GlobalSettings: Equatable {
     static let offline = Option<Self>.flag(
         OptionDefinition(
             ["--offline"],
-            summary: "Never use the network: answer from the cache, else from the SWAPI data built into species"),
+            summary:
+                "Never use the network: answer from the cache, else, for SWAPI's services, from the SWAPI data built into species"
+        ),
         \.client.cache.mode, .offline)
     static let color = Option<Self>.option(
         OptionDefinition(
             ["--color"], value: "when", choices: ColorMode.allCases.map(\.rawValue),
             shownDefault: ColorMode.auto.rawValue,
             summary:
-                "Colour: \(SpeciesError.alternatives(ColorMode.allCases.map(\.rawValue))); auto is on a terminal, unless NO_COLOR is set or TERM=dumb"
+                "Colour: \(Phrase.alternatives(ColorMode.allCases.map(\.rawValue))); auto is on a terminal, unless NO_COLOR is set or TERM=dumb"
         ), \.colorMode, read: Read.choice)
     static let quiet = Option<Self>.flag(
         OptionDefinition(["-q", "--quiet"], summary: "No hints, progress or warnings on stderr; errors still"),

@@ -45,7 +45,7 @@ struct ListCommand: Sendable, Equatable {
         // write, the one line on stderr is the error.
         context.output.flush()
         if result.count > result.species.count, !result.species.isEmpty, context.output.writeError == nil {
-            var hint = "page \(page) of \(result.pageCount), \(result.count) species" + SpeciesError.matching(search)
+            var hint = "page \(page) of \(result.pageCount), \(result.count) species" + Phrase.matching(search)
             if page < result.pageCount { hint += "; use --page \(page + 1) or --all-pages" }
             context.diagnostics.note(hint)
         }
@@ -67,7 +67,7 @@ struct ListCommand: Sendable, Equatable {
     private func checkFound(_ count: Int, _ context: CommandContext) throws {
         guard count == 0, let search else { return }
         if format == .json { write([], context) }
-        throw SpeciesError.noResults(search: search)
+        throw CommandError("no species matches '\(Excerpt.of(search))'", .nothingMatched)
     }
 
     private var reorders: Bool { order != nil || reversed }
@@ -85,7 +85,7 @@ struct ListCommand: Sendable, Equatable {
             if let width = terminal.width, shown.count < columns.count, !species.isEmpty {
                 let left = columns.filter { !shown.contains($0) }.map(\.name)
                 context.diagnostics.note(
-                    "the table leaves out \(SpeciesError.alternatives(left, conjunction: "and")) to fit in \(width) columns; --fields chooses them"
+                    "the table leaves out \(Phrase.alternatives(left, conjunction: "and")) to fit in \(width) columns; --fields chooses them"
                 )
             }
             output.write(SpeciesTable.render(species, fields: columns, width: terminal.width, color: terminal.color))
@@ -125,7 +125,7 @@ extension ListCommand {
             ["-o", "--format"], value: "format", choices: OutputFormat.allCases.map(\.rawValue),
             shownDefault: OutputFormat.table.rawValue,
             summary:
-                "\(SpeciesError.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values, CSV (RFC 4180), a Markdown table, one JSON array, or one JSON object a line"
+                "\(Phrase.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values, CSV (RFC 4180), a Markdown table, one JSON array, or one JSON object a line"
         ), \.format, read: Read.choice)
     static let json = Option<Self>.flag(
         OptionDefinition(["--json"], summary: "The same as --format json: one JSON array"), \.format, .json)
@@ -136,7 +136,7 @@ extension ListCommand {
         OptionDefinition(
             ["--sort"], value: "key", choices: SpeciesOrder.allCases.map(\.rawValue),
             summary:
-                "Order by \(SpeciesError.alternatives(SpeciesOrder.allCases.map(\.rawValue))); numbers as numbers, unknown values last"
+                "Order by \(Phrase.alternatives(SpeciesOrder.allCases.map(\.rawValue))); numbers as numbers, unknown values last"
         ), \.order
     ) { text throws(CommandError) -> SpeciesOrder? in try Read.choice(text) }
     static let reverse = Option<Self>.flag(
@@ -157,7 +157,7 @@ extension ListCommand {
         {
             let word = word.trimmingCharacters(in: .whitespaces)
             guard let field = SpeciesField(named: word) else {
-                throw .expected("fields among " + SpeciesError.alternatives(names), instead: word, nearest: names)
+                throw .expected("fields among " + Phrase.alternatives(names), instead: word, nearest: names)
             }
             // A field given twice is one column, one key.
             if !fields.contains(field) { fields.append(field) }

@@ -93,7 +93,7 @@ enum Read {
     static func choice<Choice: RawRepresentable<String> & CaseIterable>(_ text: String) throws(CommandError) -> Choice {
         guard let choice = Choice(rawValue: text) else {
             let choices = Choice.allCases.map(\.rawValue)
-            throw .expected(SpeciesError.alternatives(choices), instead: text, nearest: choices)
+            throw .expected(Phrase.alternatives(choices), instead: text, nearest: choices)
         }
         return choice
     }

@@ -76,7 +76,9 @@ enum SpeciesMain {
                     if settings.client.cache.mode != .offline {
                         try CertificateTrust.apply(environment: environment)
                     }
-                    let client = SpeciesClient(configuration: settings.client, diagnostics: diagnostics)
+                    var configuration = settings.client
+                    configuration.userAgent = "species/\(SpeciesRelease.version)"
+                    let client = SpeciesClient(configuration: configuration, diagnostics: diagnostics)
                     try await command(CommandContext(client: client, output: output, diagnostics: diagnostics))
                 }, output: output, diagnostics: diagnostics)
         }

@@ -77,11 +77,11 @@ struct CommandTests {
         let empty = StubTransport.Reply.json(Data(#"{"count":0,"next":null,"previous":null,"results":[]}"#.utf8))
         let transport = try StubTransport.recordedSWAPI(overrides: ["https://swapi.dev/api/species/?search=zzz": empty])
         for allPages in [false, true] {
-            let error = await speciesError {
+            let error = await thrown {
                 try await ListCommand(allPages: allPages, search: "zzz", format: format).run(context(transport))
             }
-            #expect(error == .noResults(search: "zzz"))
-            #expect(error.map { CommandError($0).status } == .nothingMatched)
+            let failure = try #require(error.map(CommandError.init))
+            #expect(failure.message == "no species matches 'zzz'" && failure.status == .nothingMatched)
         }
         #expect(output.text == (format == .json ? "[]\n[]\n" : ""), "JSON is an empty array, for jq")
     }
@@ -135,14 +135,18 @@ struct CommandTests {
 struct ExitStatusTests {
     /// Each failure is one `error:` line and its status, whoever's it is:
     /// SpeciesKit's, with the option behind it, or the command line's own.
-    @Test func eachFailureSaysItsLineAndStatusOnce() async {
+    @Test func eachFailureSaysItsLineAndStatusOnce() async throws {
         let url = URL(string: "https://swapi.dev/api/species/")!
+        let timedOut = StubTransport([url.absoluteString: .failure(.timedOut(seconds: 1))])
+        let error = try #require(
+            await speciesError {
+                _ = try await SpeciesClient.stubbed(timedOut).page()
+            })
         let failures: [(any Error, String, species.ExitStatus)] = [
             (
-                SpeciesError.unreachable(TransportError(.timedOut(seconds: 1), url: url, detail: "no answer")),
-                "https://swapi.dev/api/species/ timed out: no answer (--timeout)", .unavailable
+                error, "https://swapi.dev/api/species/ timed out: stubbed timedOut(seconds: 1.0) (--timeout)",
+                .unavailable
             ),
-            (SpeciesError.noResults(search: "x"), "no species matches 'x'", .nothingMatched),
             (
                 CommandError("not engaged: Content-Length bound", .internalError),
                 "not engaged: Content-Length bound", .internalError

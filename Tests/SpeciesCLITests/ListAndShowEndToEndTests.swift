@@ -27,6 +27,13 @@ struct ListAndShowEndToEndTests {
         #expect(result.stderr == "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
     }
 
+    /// species names itself to the services, where the library would
+    /// name the library.
+    @Test func itsUserAgentIsItsOwn() async throws {
+        #expect(try await species(["--no-cache", "show", "3"]).status == 0)
+        #expect(try await server.requests(agents: true) == ["species/\(SpeciesRelease.version)"])
+    }
+
     @Test func listPageFour() async throws {
         let result = try await species(["list", "--page", "4"])
         #expect(result.status == 0, "\(result)")
@@ -243,7 +250,7 @@ struct ListAndShowEndToEndTests {
         #expect(
             result.stderr
                 == "error: could not reach \(root)species/: connection refused; the cache holds no answer from "
-                + "\(root.dropFirst("http://".count).prefix { $0 != "/" }) (--offline answers from the SWAPI data built into species)\n"
+                + "\(root.dropFirst("http://".count).prefix { $0 != "/" })\n"
         )
     }
 

@@ -98,7 +98,7 @@ struct ReachTests {
 
     @Test(
         "a search means swapi.dev's search everywhere, online and offline",
-        arguments: ["dor kel", "kel,dor", "KEL  DOR", "an", "a, e", "'s", ",", "zzz"])
+        arguments: ["dor kel", "kel,dor", "KEL  DOR", "an", "a, e", "'s", "zzz"])
     func oneSearch(text: String) async throws {
         var answers: [String: [String]] = [:]
         for dialect in ["drf", "tech", "info"] {
@@ -109,14 +109,14 @@ struct ReachTests {
                     ?? "?"
             }
         }
-        let offline = try await species(
-            ["--offline", "list", "--all-pages", "--search", text, "--format", "jsonl"], dialect: "nowhere")
+        let offline = try await SpeciesRunner(cacheHome: cacheHome)(
+            ["--offline", "list", "--all-pages", "--search", text, "--format", "jsonl"],
+            environment: ["SWAPI_BASE_URL": ""])
         answers["offline"] = offline.stdout.split(separator: "\n").map { line in
             ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["name"] as? String ?? "?"
         }
         #expect(Set(answers.values.map { $0 }).count == 1, "\(answers)")
         if text.lowercased().contains("dor") { #expect(answers["drf"] == ["Kel Dor"]) }
-        if text == "," { #expect(answers["drf"]?.count == 37) }
         if text == "zzz" { #expect(offline.status == 1 && answers["drf"] == []) }
         let show = try await species(["show", text], dialect: "info")
         if text.lowercased().contains("dor") { #expect(show.stdout == (try Fixtures.text("golden/show/26.txt"))) }
@@ -155,11 +155,15 @@ struct ReachTests {
                 let online = try await species(["show", String(id), "--related"] + format)
                 let offline = try await SpeciesRunner()(
                     [
-                        "--base-url", try await server.root(dialect: "drf"), "--offline", "--no-cache", "show",
-                        String(id), "--related",
-                    ] + format)
+                        "--base-url", "https://swapi.dev/api/", "--offline", "--no-cache", "show", String(id),
+                        "--related",
+                    ]
+                        + format)
                 #expect(online.status == 0 && offline.status == 0)
-                #expect(offline.stdout == online.stdout, "species \(id) \(format)")
+                let root = try await server.root(dialect: "drf")
+                #expect(
+                    offline.stdout == online.stdout.replacingOccurrences(of: root, with: "https://swapi.dev/api/"),
+                    "species \(id) \(format)")
                 #expect(!online.stdout.contains("not available offline"))
             }
         }
@@ -192,10 +196,7 @@ struct ReachTests {
         let uncached = try await SpeciesRunner()(
             ["--base-url", root, "--max-age", "0", "show", "5"], environment: environment)
         #expect(uncached.status == 69)
-        #expect(
-            uncached.stderr.hasSuffix(
-                "; the cache holds no answer from 127.0.0.1:\(port) (--offline answers from the SWAPI data built into species)\n"
-            ))
+        #expect(uncached.stderr.hasSuffix("; the cache holds no answer from 127.0.0.1:\(port)\n"))
     }
 
     @Test(.enabled("needs unshare(1) and a network namespace of its own") { await Capability.isolatesTheNetwork.value })
@@ -206,7 +207,7 @@ struct ReachTests {
         }
         let notice =
             "swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer (unknown host): "
-            + "answering from the SWAPI data built into species (recorded 2026-11-21)\n"
+            + "answering from the SWAPI data built in (recorded 2026-11-21)\n"
         let list = try await offline(["list"])
         #expect(list.status == 0)
         #expect(list.stdout == (try Fixtures.text("golden/list/page-1.txt")))

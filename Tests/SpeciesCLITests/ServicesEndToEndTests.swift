@@ -252,7 +252,7 @@ struct ServicesEndToEndTests {
         #expect(lines.allSatisfy { $0.hasPrefix("verbose: ") }, "\(lines)")
         #expect(
             lines.first
-                == "verbose: page plan: pages 1 to 4 at once (as many as the SWAPI data built into species fills), then the rest that page 1 counts"
+                == "verbose: page plan: pages 1 to 4 at once (as many as the SWAPI data built in fills), then the rest that page 1 counts"
         )
         let pages = ["species/", "species/?page=2", "species/?page=3", "species/?page=4"].map {
             "verbose: GET \(root)\($0): 200 OK, "
@@ -360,7 +360,7 @@ struct ServicesEndToEndTests {
         ]
         let down = failing.merging(["www.swapi.tech": ["down": true], "swapi.info": ["down": true]]) { $1 }
         for (hosts, answeredBy) in [
-            (failing, "answered by www.swapi.tech"), (down, "answering from the SWAPI data built into species"),
+            (failing, "answered by www.swapi.tech"), (down, "answering from the SWAPI data built in"),
         ] {
             let cache = Fixtures.temporaryFolder("public-hosts")
             let script = Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path

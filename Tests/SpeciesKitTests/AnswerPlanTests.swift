@@ -32,15 +32,17 @@ struct AnswerPlanTests {
         #expect(plan.sources == [.service(Self.copy, followed: false)])
     }
 
-    @Test func offlineTheCacheOfEachThenTheBuiltInData() {
-        let plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .offline, fallback: true, hasCache: true)
-        #expect(plan.sources == [.cache(Self.dev), .cache(Self.py4e), .builtInData(Self.dev)])
+    @Test func offlineTheCacheOfEachThenTheBuiltInDataForSWAPIsServicesOnly() {
+        let plan = AnswerPlan(services: [Self.copy, Self.py4e], mode: .offline, fallback: true, hasCache: true)
+        #expect(plan.sources == [.cache(Self.copy), .cache(Self.py4e), .builtInData(Self.py4e)])
+        let copy = AnswerPlan(services: [Self.copy], mode: .offline, fallback: true, hasCache: true)
+        #expect(copy.sources == [.cache(Self.copy)])
     }
 
     /// Every failure is an answer, or no answer from that source.
     @Test(arguments: [
         (
-            SpeciesError.noSuchPage(5, pages: 4, search: nil),
+            Fault.noSuchPage(5, pages: 4, search: nil),
             AnswerPlan.Step.answer(.noSuchPage(5, pages: 4, search: nil))
         ),
         (.notFound(what: "species 99", url: url), .answer(.notFound(what: "species 99", url: url))),
@@ -54,7 +56,7 @@ struct AnswerPlanTests {
         (.badLink(url: url, link: "x", .loops), .ask(1)), (.httpStatus(500, url: url), .ask(1)),
         (.notCached(url: url), .ask(1)),
     ])
-    func aFailureIsAnAnswerOrNoAnswerFromThatSource(error: SpeciesError, step: AnswerPlan.Step) {
+    func aFailureIsAnAnswerOrNoAnswerFromThatSource(error: Fault, step: AnswerPlan.Step) {
         let plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
         let failures = [ServiceFailure(service: "swapi.dev", error: error)]
         #expect(plan.next(after: 0, failed: error, failures: failures, deadlinePassed: false) == step)
@@ -62,13 +64,13 @@ struct AnswerPlanTests {
 
     @Test func theServicesTheDeadlineLeavesNoTimeForAreNotAsked() {
         let plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true)
-        let timedOut = SpeciesError.unreachable(TransportError(.timedOut(seconds: 1), url: Self.url, detail: "t"))
+        let timedOut = Fault.unreachable(TransportError(.timedOut(seconds: 1), url: Self.url, detail: "t"))
         let failures = [ServiceFailure(service: "swapi.dev", error: timedOut)]
         #expect(plan.next(after: 0, failed: timedOut, failures: failures, deadlinePassed: true) == .ask(2))
     }
 
     @Test func whenNoneIsLeftTheErrorNamesWhatFailed() {
-        let down = SpeciesError.httpStatus(503, url: Self.url)
+        let down = Fault.httpStatus(503, url: Self.url)
         let one = [ServiceFailure(service: "swapi.dev", error: down)]
         let alone = AnswerPlan(services: [Self.dev], mode: .normal, fallback: false, hasCache: false)
         #expect(alone.next(after: 0, failed: down, failures: one, deadlinePassed: false) == .fail(down))

@@ -272,7 +272,7 @@ struct CachePolicyTests {
     private func get(_ attempt: Attempt, keeping: Bool = true) async throws -> String {
         let body = try await attempt.get(url)
         guard let name = try? Decode.species(body).species.name else {
-            throw SpeciesError.invalidResponse(url: url, .notASpecies)
+            throw Fault.invalidResponse(url: url, .notASpecies)
         }
         if keeping {
             attempt.handedOver(url)
@@ -325,7 +325,7 @@ struct CachePolicyTests {
     @Test func aNewAnswerReplacesTheEntry() async throws {
         try await withCache { cache in
             try cached(cache, age: 600)
-            let body = Data(#"{"name":"Wookiee"}"#.utf8)
+            let body = Data(#"{"name":"Wookiee","url":"https://swapi.dev/api/species/3/"}"#.utf8)
             let network = StubTransport.script([
                 .response(HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: body))
             ])
@@ -355,7 +355,7 @@ struct CachePolicyTests {
     func refusedAnswersAreNotCached(response: HTTPResponse) async throws {
         try await withCache { cache in
             let network = StubTransport.script([.response(response)])
-            await #expect(throws: SpeciesError.self) { _ = try await get(attempt(network, cache)) }
+            await #expect(throws: Fault.self) { _ = try await get(attempt(network, cache)) }
             #expect(cache.read(url) == nil)
             #expect(cache.summary().entries == 0)
         }
@@ -368,7 +368,7 @@ struct CachePolicyTests {
             try cached(cache, age: 1, body: "<html>left by an older species</html>")
             let network = StubTransport.script([.json(Data(Self.wookie.utf8))])
             let reading = attempt(network, cache)
-            await #expect(throws: SpeciesError.self) { _ = try await get(reading) }
+            await #expect(throws: Fault.self) { _ = try await get(reading) }
             reading.readAgain()
             #expect(try await get(reading) == "Wookie")
             #expect(network.requests.count == 1)
@@ -378,7 +378,7 @@ struct CachePolicyTests {
 
     @Test func a304ToAQuestionNotAskedIsAnError() async throws {
         let network = StubTransport.script([.response(HTTPResponse(status: 304, body: Data()))])
-        let error = await speciesError { _ = try await get(attempt(network, nil)) }
+        let error = await fault { _ = try await get(attempt(network, nil)) }
         #expect(error == .httpStatus(304, url: url))
         #expect(
             error?.description
@@ -387,7 +387,8 @@ struct CachePolicyTests {
     }
 
     @Test func noCacheAsksTheNetworkEveryTime() async throws {
-        let network = StubTransport.script([.json(Data(#"{"name":"1"}"#.utf8)), .json(Data(#"{"name":"2"}"#.utf8))])
+        let network = StubTransport.script(
+            ["1", "2"].map { .json(Data(#"{"name":"\#($0)","url":"https://swapi.dev/api/species/3/"}"#.utf8)) })
         _ = try await get(attempt(network, nil))
         #expect(try await get(attempt(network, nil)) == "2")
     }
@@ -395,7 +396,7 @@ struct CachePolicyTests {
     @Test func offlineAnswersFromAnEntryOfAnyAgeNeverTheNetwork() async throws {
         try await withCache { cache in
             let network = StubTransport.script([])
-            let error = await speciesError { _ = try await get(attempt(network, cache, mode: .offline)) }
+            let error = await fault { _ = try await get(attempt(network, cache, mode: .offline)) }
             #expect(error == .notCached(url: url))
             try cached(cache, age: 1_000_000)
             let cacheOnly = attempt(network, cache, mode: .offline)
@@ -442,9 +443,9 @@ struct BundledCatalogTests {
     @Test func pagesHoldTen() throws {
         let page = try catalog.page(4, search: nil)
         #expect(page.count == 37 && page.pageCount == 4 && page.species.count == 7)
-        #expect(throws: SpeciesError.noSuchPage(5, pages: 4, search: nil)) { _ = try catalog.page(5, search: nil) }
-        #expect(throws: SpeciesError.noSuchPage(3, pages: 2, search: "an")) { _ = try catalog.page(3, search: "an") }
-        #expect(throws: SpeciesError.notInBundledData(what: "species 99")) { _ = try catalog.species(id: 99) }
+        #expect(throws: Fault.noSuchPage(5, pages: 4, search: nil)) { _ = try catalog.page(5, search: nil) }
+        #expect(throws: Fault.noSuchPage(3, pages: 2, search: "an")) { _ = try catalog.page(3, search: "an") }
+        #expect(throws: Fault.notInBundledData(what: "species 99")) { _ = try catalog.species(id: 99) }
     }
 
     @Test func itNamesEveryPlanetPersonAndFilmASpeciesLinksTo() throws {

@@ -103,8 +103,8 @@ struct DetailRendererTests {
     }
 
     @Test func nothingButAFullStop() {
-        #expect(DetailRenderer.description(of: StarWarsSpecies()) == ".")
-        #expect(DetailRenderer.render(StarWarsSpecies()) == "\n\n.\n")
+        #expect(DetailRenderer.description(of: StarWarsSpecies(url: Fixtures.speciesURL)) == ".")
+        #expect(DetailRenderer.render(StarWarsSpecies(url: Fixtures.speciesURL)) == "\n\n.\n")
     }
 
     @Test(
@@ -135,7 +135,7 @@ struct SpeciesTableTests {
     }
 
     @Test func absentValuesShowAsADash() {
-        let table = SpeciesTable.render([StarWarsSpecies(name: "Nameless")])
+        let table = SpeciesTable.render([StarWarsSpecies(url: Fixtures.speciesURL, name: "Nameless")])
         #expect(table.split(separator: "\n").last == "Nameless  -               -                 -  -         -")
     }
 

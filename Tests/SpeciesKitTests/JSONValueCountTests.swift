@@ -39,7 +39,7 @@ struct JSONValueCountTests {
             ("{\"count\":3000000,\"next\":null,\"previous\":null,\"results\":["
                 + repeatElement("{}", count: 3_000_000).joined(separator: ",") + "]}").utf8)
         let client = SpeciesClient.stubbed(StubTransport { _ in HTTPResponse(status: 200, body: body) })
-        let error = await speciesError { _ = try await client.page() }
+        let error = await fault { _ = try await client.page() }
         #expect(
             error
                 == .tooLarge(url: URL(string: "https://swapi.dev/api/species/")!, .values(2_184_533)))

@@ -12,8 +12,8 @@ struct LookupTests {
         try await SpeciesClient.stubbed(transport).species(SpeciesQuery(query, roots: [.swapi])).value
     }
 
-    private func failure(_ query: String, _ transport: StubTransport) async -> SpeciesError? {
-        await speciesError { _ = try await find(query, transport) }
+    private func failure(_ query: String, _ transport: StubTransport) async -> Fault? {
+        await fault { _ = try await find(query, transport) }
     }
 
     @Test func aPartialNameFoundByTheAPIsSearchTakesOneRequest() async throws {
@@ -75,11 +75,13 @@ struct LookupTests {
     }
 
     @Test func anExactMatchBeatsPartialOnes() throws {
-        let species = ["Dugong", "Dug", "Dugster", "Kel Dor"].map { StarWarsSpecies(name: $0) }
+        let species = ["Dugong", "Dug", "Dugster", "Kel Dor"].map {
+            StarWarsSpecies(url: Fixtures.speciesURL, name: $0)
+        }
         #expect(try NameMatcher.match("DUG", in: species)?.name == "Dug")
         #expect(try NameMatcher.match("gong", in: species)?.name == "Dugong")
         #expect(try NameMatcher.match("dor kel", in: species)?.name == "Kel Dor")
-        #expect(throws: SpeciesError.ambiguousName("dug", matches: ["Dugong", "Dugster"])) {
+        #expect(throws: Fault.ambiguousName("dug", matches: ["Dugong", "Dugster"])) {
             _ = try NameMatcher.match("dug", in: species.filter { $0.name != "Dug" })
         }
         #expect(try NameMatcher.match("zzz", in: species) == nil)

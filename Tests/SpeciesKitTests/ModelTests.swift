@@ -8,7 +8,7 @@ import TestSupport
 struct StarWarsSpeciesTests {
     /// A species object holding one field, as JSON text.
     private func species(_ key: String, _ value: String) throws -> StarWarsSpecies.Decoded {
-        try Decode.species(#"{"name": "Test", "\#(key)": \#(value)}"#)
+        try Decode.species(#"{"url": "https://swapi.dev/api/species/1/", "name": "Test", "\#(key)": \#(value)}"#)
     }
 
     @Test func decodesTheRecordedWookie() throws {
@@ -72,7 +72,8 @@ struct StarWarsSpeciesTests {
             (" blue ,\\tgreen\\t, ", ["blue", "green", ""]), ("a,,b", ["a", "", "b"]), ("pale pink", ["pale pink"]),
         ])
     func colourLists(text: String, expected: [String]) throws {
-        let json = #"{"skin_colors": "\#(text)", "hair_colors": "\#(text)", "eye_colors": "\#(text)"}"#
+        let json =
+            #"{"url": "https://swapi.dev/api/species/1/", "skin_colors": "\#(text)", "hair_colors": "\#(text)", "eye_colors": "\#(text)"}"#
         let decoded = try Decode.species(json).species
         #expect(decoded.skinColors == expected)
         #expect(decoded.hairColors == expected)
@@ -91,28 +92,32 @@ struct StarWarsSpeciesTests {
         #expect(droid.invalidFields.isEmpty)
     }
 
-    @Test func missingKeysAreAbsent() throws {
-        let empty = try Decode.species("{}").species
-        #expect(empty == StarWarsSpecies())
+    @Test func missingKeysAreAbsentButTheURL() throws {
+        let empty = try Decode.species(#"{"url": "https://swapi.dev/api/species/1/"}"#).species
+        #expect(empty == StarWarsSpecies(url: Fixtures.speciesURL))
         #expect(empty.people == [] && empty.films == [])
-        #expect(empty.id == nil)
+        #expect(empty.id == 1)
+        #expect(throws: DecodingError.self) { _ = try Decode.species("{}") }
+        #expect(throws: DecodingError.self) { _ = try Decode.species(#"{"url": 3}"#) }
     }
 
     @Test(
-        "id is the last number path component of the URL",
+        "id is the last number path component of the URL, else 0",
         arguments: [
             ("https://swapi.dev/api/species/3/", 3), ("https://swapi.dev/api/species/37", 37),
-            ("http://127.0.0.1:8080/api/species/12/?format=json", 12), ("https://swapi.dev/api/species/", nil),
-            ("http://2130706433/api/species/", nil), ("/api/species/5/", 5), ("not a url", nil),
-            ("https://swapi.dev/api/species/99999999999999999999/", nil),
-        ] as [(String, Int?)])
-    func idFromURL(url: String, expected: Int?) {
+            ("http://127.0.0.1:8080/api/species/12/?format=json", 12), ("https://swapi.dev/api/species/", 0),
+            ("http://2130706433/api/species/", 0), ("/api/species/5/", 5), ("not a url", 0),
+            ("https://swapi.dev/api/species/99999999999999999999/", 0),
+        ] as [(String, Int)])
+    func idFromURL(url: String, expected: Int) {
         #expect(StarWarsSpecies(url: url).id == expected)
     }
 
     @Test func datesWithThreeDigitsOrNoFractionParse() throws {
-        let decoded = try Decode.species(#"{"created": "2014-12-20T21:36:42.136Z", "edited": "2014-12-20T21:36:42Z"}"#)
-            .species
+        let decoded = try Decode.species(
+            #"{"url": "https://swapi.dev/api/species/1/", "created": "2014-12-20T21:36:42.136Z", "edited": "2014-12-20T21:36:42Z"}"#
+        )
+        .species
         #expect(decoded.createdTimestamp?.text == "2014-12-20T21:36:42.136000Z")
         #expect(decoded.editedTimestamp?.text == "2014-12-20T21:36:42.000000Z")
     }
@@ -153,7 +158,8 @@ struct StarWarsSpeciesTests {
 
     @Test func unknownKeysOfAnyShapeAreSkipped() throws {
         let decoded = try Decode.species(
-            #"{"extra": {"a": [1, {"b": null}, "x"]}, "name": "Wookie", "more": [[[]]], "n": -1.5e3}"#)
+            #"{"url": "https://swapi.dev/api/species/1/", "extra": {"a": [1, {"b": null}, "x"]}, "name": "Wookie", "more": [[[]]], "n": -1.5e3}"#
+        )
         #expect(decoded.species.name == "Wookie")
         #expect(decoded.invalidFields.isEmpty)
     }
@@ -224,8 +230,9 @@ struct CodableTests {
     }
 
     @Test func whatWasInvalidTakesNoPartInEquality() throws {
-        let wrong = try Decode.species(#"{"name": "Wookie", "average_height": true}"#)
-        let right = try Decode.species(#"{"name": "Wookie"}"#)
+        let wrong = try Decode.species(
+            #"{"url": "https://swapi.dev/api/species/1/", "name": "Wookie", "average_height": true}"#)
+        let right = try Decode.species(#"{"url": "https://swapi.dev/api/species/1/", "name": "Wookie"}"#)
         #expect(wrong.invalidFields.count == 1 && right.invalidFields.isEmpty)
         #expect(wrong.species == right.species)
         #expect(Set([wrong.species, right.species]).count == 1)
@@ -257,7 +264,7 @@ struct SpeciesPageTests {
         for json in [drf, tech] {
             let url = URL(string: "https://swapi.dev/api/species/")!
             let key = json == drf ? "count" : "total_records"
-            let expected: SpeciesError =
+            let expected: Fault =
                 count.isEmpty
                 ? .invalidResponse(url: url, .missing(path: key))
                 : .invalidResponse(url: url, .wrongType(path: key, expected: "a whole number from 0 up"))
@@ -356,7 +363,8 @@ struct TimestampTests {
     /// The species that holds one keeps it through its JSON, whatever the
     /// year; its `Date` is the nearest.
     @Test func aSpeciesKeepsItsMicrosecondsThroughJSON() throws {
-        let json = #"{"name":"Far","created":"9999-12-31T23:59:59.999999Z","edited":"0001-01-01T00:00:00.000001Z"}"#
+        let json =
+            #"{"name":"Far","url":"https://swapi.dev/api/species/1/","created":"9999-12-31T23:59:59.999999Z","edited":"0001-01-01T00:00:00.000001Z"}"#
         let far = try JSONDecoder().decode(StarWarsSpecies.self, from: Data(json.utf8))
         let written = SpeciesJSON.object(far, related: nil, colored: false)
         #expect(

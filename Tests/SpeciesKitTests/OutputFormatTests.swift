@@ -31,13 +31,16 @@ struct TextFormatTests {
         (" -5", "' -5"), ("-5", "-5"), ("Wookie", "Wookie"),
     ])
     func csvNeutralisesEveryFormula(name: String, cell: String) {
-        #expect(SpeciesCSV.render([StarWarsSpecies(name: name)], fields: [.name]) == "name\r\n\(cell)\r\n")
+        #expect(
+            SpeciesCSV.render([StarWarsSpecies(url: Fixtures.speciesURL, name: name)], fields: [.name])
+                == "name\r\n\(cell)\r\n")
     }
 
     /// Issue 29: no link, image or code of a server's reaches a renderer.
     @Test func markdownEscapesLinksAndCode() {
         let table = SpeciesMarkdown.render(
-            [StarWarsSpecies(name: "[x](javascript:alert(1)) ![i](y) `code`")], fields: [.name])
+            [StarWarsSpecies(url: Fixtures.speciesURL, name: "[x](javascript:alert(1)) ![i](y) `code`")],
+            fields: [.name])
         #expect(table.hasSuffix(#"| \[x\](javascript:alert(1)) !\[i\](y) \`code\` |"# + "\n"))
     }
 
@@ -100,7 +103,7 @@ struct JSONFieldsAndColourTests {
     /// jq 1.6's default colours (`jq -C`): null 1;30, false, true and numbers
     /// 0;39, strings 0;32, arrays and objects 1;39, keys 34;1.
     @Test func colouredAsJqColours() {
-        let species = StarWarsSpecies(name: "A", averageHeight: 7, eyeColors: [])
+        let species = StarWarsSpecies(url: Fixtures.speciesURL, name: "A", averageHeight: 7, eyeColors: [])
         let colored = lines([species], fields: [.name, .averageHeight, .eyeColors, .language], colored: true)
         let punctuation = { (text: String) in "\u{1B}[1;39m\(text)\u{1B}[0m" }
         let key = { (text: String) in "\u{1B}[34;1m\"\(text)\"\u{1B}[0m" + punctuation(":") }

@@ -74,7 +74,7 @@ struct FittedTableTests {
     /// edge rather than lose a name (before: `…` at 1, `Yoda's sp…` at 10).
     @Test(arguments: [1, 4, 10])
     func theNameIsNeverCut(width: Int) {
-        let yoda = StarWarsSpecies(name: "Yoda's species", language: "Galactic basic")
+        let yoda = StarWarsSpecies(url: Fixtures.speciesURL, name: "Yoda's species", language: "Galactic basic")
         let table = SpeciesTable.render([human, droid, yoda], fields: [.name, .language], width: width)
         #expect(table == "NAME\nHuman\nDroid\nYoda's species\n")
     }
@@ -89,7 +89,8 @@ struct FittedTableTests {
         #expect(DisplayWidth.of("日本語") == 6)
         #expect(DisplayWidth.of("e\u{301}") == 1)
         #expect(DisplayWidth.truncate("日本語", to: 5) == "日本…")
-        let table = SpeciesTable.render([StarWarsSpecies(name: "日本語"), human], fields: [.name, .averageHeight])
+        let table = SpeciesTable.render(
+            [StarWarsSpecies(url: Fixtures.speciesURL, name: "日本語"), human], fields: [.name, .averageHeight])
         #expect(table == "NAME    HEIGHT\n日本語       -\nHuman      180\n")
     }
 
@@ -100,7 +101,8 @@ struct FittedTableTests {
         #expect(DisplayWidth.of("❤️") == 2)
         #expect(DisplayWidth.of("❤") == 1)
         #expect(DisplayWidth.of("👩‍🚀") == 2)
-        let table = SpeciesTable.render([StarWarsSpecies(name: "🚀❤️"), human], fields: [.name, .averageHeight])
+        let table = SpeciesTable.render(
+            [StarWarsSpecies(url: Fixtures.speciesURL, name: "🚀❤️"), human], fields: [.name, .averageHeight])
         #expect(table == "NAME   HEIGHT\n🚀❤️        -\nHuman     180\n")
     }
 
@@ -135,7 +137,8 @@ struct SpeciesTSVTests {
     }
 
     @Test func tabsNewlinesAndBackslashesAreEscaped() {
-        let odd = StarWarsSpecies(name: "a\tb\nc\\d\re\u{1B}[31m", eyeColors: ["red", "green"])
+        let odd = StarWarsSpecies(
+            url: Fixtures.speciesURL, name: "a\tb\nc\\d\re\u{1B}[31m", eyeColors: ["red", "green"])
         #expect(
             SpeciesTSV.render([odd], fields: [.name, .eyeColors])
                 == "name\teye_colors\na\\tb\\nc\\\\d\\re\\u{1B}[31m\tred, green\n")
@@ -186,7 +189,7 @@ struct SpeciesOrderTests {
 
     @Test func lifespansWithFractionsOrPastIntAreNumbersToo() {
         let lifespans = ["1.5", "99999999999999999999", "2", "1e400", "nan", "-3"]
-        let species = lifespans.map { StarWarsSpecies(name: $0, averageLifespan: $0) }
+        let species = lifespans.map { StarWarsSpecies(url: Fixtures.speciesURL, name: $0, averageLifespan: $0) }
         #expect(
             names(SpeciesOrder.lifespan.sorted(species, reversed: false)) == [
                 "-3", "1.5", "2", "99999999999999999999", "1e400", "nan",
@@ -194,7 +197,7 @@ struct SpeciesOrderTests {
     }
 
     @Test func tiesKeepAPIOrder() {
-        let twins = (1...5).map { StarWarsSpecies(name: "n\($0)", averageHeight: 100) }
+        let twins = (1...5).map { StarWarsSpecies(url: Fixtures.speciesURL, name: "n\($0)", averageHeight: 100) }
         #expect(names(SpeciesOrder.height.sorted(twins, reversed: false)) == ["n1", "n2", "n3", "n4", "n5"])
         #expect(names(SpeciesOrder.height.sorted(twins, reversed: true)) == ["n1", "n2", "n3", "n4", "n5"])
     }

@@ -36,7 +36,7 @@ struct LinkPolicyTests {
             ("http://", .leavesOrigin("https://swapi.dev")),
         ])
     func refused(link: String, fault: LinkFault) {
-        #expect(throws: SpeciesError.badLink(url: page, link: link, fault)) { _ = try resolve(link) }
+        #expect(throws: Fault.badLink(url: page, link: link, fault)) { _ = try resolve(link) }
     }
 
     @Test func anHTTPSLinkUnderAnHTTPRootIsNotDowngradedButRefused() throws {
@@ -45,7 +45,7 @@ struct LinkPolicyTests {
         #expect(
             try LinkPolicy.resolve("http://127.0.0.1:8000/api/species/?page=2", of: local, root: root).absoluteString
                 == "http://127.0.0.1:8000/api/species/?page=2")
-        #expect(throws: SpeciesError.self) {
+        #expect(throws: Fault.self) {
             _ = try LinkPolicy.resolve("https://127.0.0.1:8000/api/species/?page=2", of: local, root: root)
         }
     }
@@ -131,7 +131,7 @@ struct RetryTests {
         do {
             _ = try await Attempt(.swapi, limits: limits, dialect: .drf, fetching: fetching).get(url)
             return (200, timed.requests.count)
-        } catch SpeciesError.httpStatus(let status, _), SpeciesError.notSWAPI(_, let status?) {
+        } catch Fault.httpStatus(let status, _), Fault.notSWAPI(_, let status?) {
             return (status, timed.requests.count)
         }
     }
@@ -201,7 +201,7 @@ struct RetryTests {
     func aRetryAfterLongerThanTheTimeLeftFailsAtOnce(value: String, timeout: Double) async throws {
         let asked = try #require(Double(value))
         await #expect(
-            throws: SpeciesError.rateLimited(
+            throws: Fault.rateLimited(
                 url: url, status: 503, retryAfter: asked, secondsLeft: timeout, at: Self.now)
         ) {
             _ = try await send([status(503, retryAfter: value)], timeout: timeout)
@@ -213,7 +213,7 @@ struct RetryTests {
     /// the next wait would leave no time for another try.
     @Test func theWaitsStopAtTheDeadline() async throws {
         let ones = [StubTransport.Reply](repeating: status(503, retryAfter: "1"), count: 4)
-        let error = await #expect(throws: SpeciesError.self) { _ = try await send(ones, timeout: 2.5) }
+        let error = await #expect(throws: Fault.self) { _ = try await send(ones, timeout: 2.5) }
         #expect(
             error == .rateLimited(url: url, status: 503, retryAfter: 1, secondsLeft: 0.5, at: Self.now + 2),
             "\(String(describing: error))")
@@ -229,7 +229,7 @@ struct RetryTests {
             ("99999999999999999999999", "31688087 years"), ("1000000000000", "31688 years"), ("2592000", "30 days"),
         ])
     func hugeRetryAfters(value: String, wait: String) async throws {
-        let message = await speciesError { _ = try await send([status(503, retryAfter: value)]) }?.description ?? ""
+        let message = await fault { _ = try await send([status(503, retryAfter: value)]) }?.description ?? ""
         #expect(
             message.hasPrefix(
                 "https://swapi.dev/api/species/ answered HTTP 503 Service Unavailable and asks to wait \(wait); 60.0 s of the timeout are left"
@@ -250,10 +250,10 @@ struct RetryTests {
     @Test func aDroppedConnectionIsRetriedButATimeoutIsNot() async throws {
         let (ended, requests) = try await send([.failure(.connectionLost), status(200)])
         #expect(ended == 200 && requests == 2)
-        await #expect(throws: SpeciesError.self) {
+        await #expect(throws: Fault.self) {
             _ = try await send([.failure(.timedOut(seconds: 1)), status(200)])
         }
-        await #expect(throws: SpeciesError.self) { _ = try await send([.failure(.connectionRefused), status(200)]) }
+        await #expect(throws: Fault.self) { _ = try await send([.failure(.connectionRefused), status(200)]) }
         #expect(times.all.count == 4, "one request each for a timeout and a refusal")
     }
 
@@ -345,7 +345,7 @@ struct PaginationLimitTests {
             return page(next: "https://swapi.dev/api/species/?page=\(number + 1)", count: 5_001, first: number * 10 - 9)
         }
         let client = SpeciesClient.stubbed(endless, diagnostics: diagnostics)
-        let error = await speciesError { _ = try await client.allSpecies() }
+        let error = await fault { _ = try await client.allSpecies() }
         #expect(
             error
                 == .tooLarge(url: URL(string: "https://swapi.dev/api/species/")!, .pages(500)))
@@ -358,7 +358,7 @@ struct PaginationLimitTests {
         let client = SpeciesClient.stubbed(
             StubTransport { _ in page(next: "https://swapi.dev/api/species/?page=2", count: 37) },
             diagnostics: diagnostics)
-        let error = await speciesError { _ = try await client.page(Int.max) }
+        let error = await fault { _ = try await client.page(Int.max) }
         #expect(error == .noSuchPage(Int.max, pages: 4, search: nil))
     }
 
@@ -380,7 +380,7 @@ struct PaginationLimitTests {
             return HTTPResponse(status: 200, body: try JSONSerialization.data(withJSONObject: page))
         }
         let client = SpeciesClient.stubbed(shifted, diagnostics: diagnostics)
-        let error = await speciesError { _ = try await client.allSpecies() }
+        let error = await fault { _ = try await client.allSpecies() }
         #expect(
             error
                 == .incomplete(
@@ -394,7 +394,7 @@ struct PaginationLimitTests {
             "https://swapi.dev/api/species/": .response(page(next: "https://swapi.dev/api/species/?page=2", count: 12))
         ])
         let client = SpeciesClient.stubbed(transport, diagnostics: diagnostics)
-        let error = await speciesError { _ = try await client.allSpecies() }
+        let error = await fault { _ = try await client.allSpecies() }
         #expect(
             error
                 == .badLink(
@@ -408,7 +408,7 @@ struct PaginationLimitTests {
             "https://swapi.dev/api/species/": .response(page(next: nil, count: 5, species: 1))
         ])
         let client = SpeciesClient.stubbed(transport, diagnostics: diagnostics)
-        let error = await speciesError { _ = try await client.allSpecies() }
+        let error = await fault { _ = try await client.allSpecies() }
         #expect(
             error?.description
                 == "https://swapi.dev/api/species/ is not whole: it holds 1 species, where its place in the listing takes 5"
@@ -427,7 +427,7 @@ struct PaginationLimitTests {
         let url = Dialect.drf.listingURL(APIRoot.swapi)
         let client = SpeciesClient.stubbed(
             StubTransport([url.absoluteString: .failure(kind)]), diagnostics: diagnostics)
-        let error = try #require(await speciesError { _ = try await client.page() })
+        let error = try #require(await fault { _ = try await client.page() })
         #expect(Mirror(reflecting: error).children.first?.label == expected)
     }
 }
@@ -468,7 +468,8 @@ struct TerminalTextTests {
 
     @Test func theDetailTextEscapesValuesButKeepsItsOwnLayout() {
         let species = StarWarsSpecies(
-            name: "\u{1B}[2JRed", averageHeight: 1, skinColors: ["a\u{07}"], hairColors: ["b"], eyeColors: ["c"],
+            url: Fixtures.speciesURL, name: "\u{1B}[2JRed", averageHeight: 1, skinColors: ["a\u{07}"],
+            hairColors: ["b"], eyeColors: ["c"],
             averageLifespan: "9\u{1B}", language: "x\ty")
         #expect(
             DetailRenderer.render(species) == #"""
@@ -489,7 +490,7 @@ struct TerminalTextTests {
     }
 
     @Test func tableCellsAreEscaped() {
-        let table = SpeciesTable.render([StarWarsSpecies(name: "\u{1B}[31mRed")])
+        let table = SpeciesTable.render([StarWarsSpecies(url: Fixtures.speciesURL, name: "\u{1B}[31mRed")])
         #expect(table.contains(#"\u{1B}[31mRed"#))
         #expect(!table.unicodeScalars.contains("\u{1B}"))
     }

@@ -83,7 +83,7 @@ struct ServicesInTurnTests {
         let traces = diagnostics.traces
         #expect(
             traces.first
-                == "page plan: pages 1 to 4 at once (as many as the SWAPI data built into species fills), then the rest that page 1 counts"
+                == "page plan: pages 1 to 4 at once (as many as the SWAPI data built in fills), then the rest that page 1 counts"
         )
         #expect(traces.contains("giving up on swapi.dev: stubbed insecureConnection"))
         #expect(
@@ -108,7 +108,7 @@ struct ServicesInTurnTests {
         let unavailable = StubTransport.Reply.response(
             HTTPResponse(status: 503, headers: ["Retry-After": "0"], body: Data()))
         let services = try Services(failing: [Self.dev: unavailable, Self.py4e: unavailable])
-        let error = await speciesError { _ = try await client(services, retries: 2, fallback: false).species(.id(3)) }
+        let error = await fault { _ = try await client(services, retries: 2, fallback: false).species(.id(3)) }
         #expect(services.requests(to: Self.dev).count == 1 && services.requests(to: Self.py4e).count == 3)
         #expect(error?.description == "swapi.dev and swapi.py4e.com did not answer (HTTP 503 Service Unavailable)")
         #expect(diagnostics.notes.filter { $0.hasPrefix("retry ") }.count == 2, "\(diagnostics.notes)")
@@ -129,7 +129,7 @@ struct ServicesInTurnTests {
 
     @Test func a404IsAnAnswer() async throws {
         let services = try Services()
-        let error = await speciesError { _ = try await client(services).species(.id(99)) }
+        let error = await fault { _ = try await client(services).species(.id(99)) }
         #expect(error == .notFound(what: "species 99", url: URL(string: "https://swapi.dev/api/species/99/")!))
         #expect(services.requests(to: Self.py4e).isEmpty && diagnostics.notes.isEmpty)
     }
@@ -178,14 +178,14 @@ struct ServicesInTurnTests {
             Self.dev: .failure(.insecureConnection), Self.py4e: .failure(.unknownHost),
             "swapi.info": .failure(.unknownHost),
         ])
-        let error = await speciesError {
+        let error = await fault {
             _ = try await client(services, roots: [Self.dev, Self.py4e, "swapi.info"], fallback: false).page()
         }
         #expect(
             error?.description
                 == "swapi.dev did not answer (stubbed insecureConnection); swapi.py4e.com and swapi.info did not answer (stubbed unknownHost)"
         )
-        let grouped = SpeciesError.describe([
+        let grouped = Fault.describe([
             ServiceFailure(service: "a", error: .httpStatus(503, url: URL(string: "http://a/")!)),
             ServiceFailure(
                 service: "b",
@@ -237,7 +237,7 @@ struct ServicesInTurnTests {
         let services = try Services(failing: [Self.dev: .failure(.other)])
         let answer = try await client(services).page(1)
         #expect(answer.source == .service(APIRoot("https://\(Self.py4e)/api/")!))
-        let alone = await speciesError { _ = try await client(services, roots: [Self.dev], fallback: false).page(1) }
+        let alone = await fault { _ = try await client(services, roots: [Self.dev], fallback: false).page(1) }
         #expect(alone?.kind == .unavailable && alone != .cancelled)
     }
 
@@ -251,7 +251,7 @@ struct ServicesInTurnTests {
         #expect(
             diagnostics.notes == [
                 "127.0.0.1 did not answer (its answer is not SWAPI JSON); swapi.py4e.com and swapi.dev did not answer "
-                    + "(stubbed unknownHost): answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
+                    + "(stubbed unknownHost): answering from the SWAPI data built in (recorded \(BundledCatalog.recorded))"
             ])
     }
 
@@ -259,7 +259,7 @@ struct ServicesInTurnTests {
         let down = try Services(failing: [
             "127.0.0.1": .failure(.connectionRefused), "127.0.0.2": .failure(.connectionRefused),
         ])
-        let error = await speciesError { _ = try await client(down, roots: ["127.0.0.1", "127.0.0.2"]).page() }
+        let error = await fault { _ = try await client(down, roots: ["127.0.0.1", "127.0.0.2"]).page() }
         #expect(
             error?.description
                 == "127.0.0.1 and 127.0.0.2 did not answer (stubbed connectionRefused); the cache holds no answer from any of them"
@@ -293,7 +293,7 @@ struct ServicesInTurnTests {
     /// is not asked; nor is it named.
     @Test func aServiceThatHangsTakesTheTimeoutAndTheNextIsNotAsked() async throws {
         let services = try Services(failing: [Self.dev: .hang])
-        let error = await speciesError {
+        let error = await fault {
             _ = try await client(services, roots: [Self.dev], fallback: false, cached: false, timeout: 5).page()
         }
         #expect(error?.description == "https://swapi.dev/api/species/ timed out: stubbed timeout")
@@ -329,7 +329,7 @@ struct ServicesInTurnTests {
         #expect(
             diagnostics.notes == [
                 "swapi.dev did not answer in full (stubbed timeout, after 3 pages, which are dropped): "
-                    + "answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))"
+                    + "answering from the SWAPI data built in (recorded \(BundledCatalog.recorded))"
             ])
     }
 
@@ -343,7 +343,7 @@ struct ServicesInTurnTests {
         let page = try await client(services, roots: hosts, cached: false, timeout: 3).page()
         #expect(page.value.species.count == 10 && clock.elapsed == 0)
         #expect(services.requests.count == 4, "one each, no retry")
-        let last = await speciesError {
+        let last = await fault {
             _ = try await client(services, roots: ["swapi.info"], fallback: false, cached: false, timeout: 3).page()
         }
         #expect(
@@ -369,7 +369,7 @@ struct ServicesInTurnTests {
         #expect(clock.elapsed == 5)
         #expect(
             diagnostics.notes.first?.hasSuffix(
-                "answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))") == true)
+                "answering from the SWAPI data built in (recorded \(BundledCatalog.recorded))") == true)
     }
 
     // MARK: Issue 28: only whole answers
@@ -388,7 +388,7 @@ struct ServicesInTurnTests {
         let species = try await client(services).allSpecies()
         #expect(
             species.value.count == 37
-                && species.value.allSatisfy { $0.url?.hasPrefix("https://swapi.py4e.com/") == true })
+                && species.value.allSatisfy { $0.url.hasPrefix("https://swapi.py4e.com/") == true })
         #expect(
             diagnostics.notes == [
                 "swapi.dev did not answer in full (https://swapi.dev/api/species/?page=2 is not whole: it counts 0 species, where page 1 counted 37, after 1 page, which is dropped); answered by swapi.py4e.com"
@@ -403,7 +403,7 @@ struct ServicesInTurnTests {
     @Test func aShortListingFromAServiceAloneIsAnError() async throws {
         let empty = StubTransport.Reply.json(Data(#"{"count":0,"next":null,"previous":null,"results":[]}"#.utf8))
         let services = try StubTransport.recordedSWAPI(overrides: ["https://swapi.dev/api/species/?page=2": empty])
-        let error = await speciesError {
+        let error = await fault {
             _ = try await client(services, roots: [Self.dev], fallback: false).allSpecies()
         }
         #expect(
@@ -428,8 +428,8 @@ struct ServicesInTurnTests {
         #expect(notes.count == 1 && diagnostics.warnings.isEmpty, "\(notes)")
         #expect(
             notes.first?.hasSuffix(
-                "answering from the SWAPI data built into species (recorded \(BundledCatalog.recorded))") == true)
-        let alone = await speciesError {
+                "answering from the SWAPI data built in (recorded \(BundledCatalog.recorded))") == true)
+        let alone = await fault {
             _ = try await client(services, roots: [Self.dev], fallback: false, cached: false).speciesAndRelated(.id(3))
                 .value
         }

@@ -42,13 +42,13 @@ struct SpeciesClientTests {
 
     @Test func aStatusOtherThan2xxIsAnError() async throws {
         let url = try #require(URL(string: "https://swapi.dev/api/species/99/"))
-        let notFound = await speciesError { _ = try await client(try StubTransport.recordedSWAPI()).species(.id(99)) }
+        let notFound = await fault { _ = try await client(try StubTransport.recordedSWAPI()).species(.id(99)) }
         #expect(notFound == .notFound(what: "species 99", url: url))
         #expect(
             notFound?.description
                 == "species 99 does not exist (https://swapi.dev/api/species/99/ answered 404 Not Found)")
         let transport = StubTransport([url.absoluteString: .json(Data("{}".utf8), status: 500)])
-        let serverError = await speciesError { _ = try await client(transport).species(.id(99)) }
+        let serverError = await fault { _ = try await client(transport).species(.id(99)) }
         #expect(serverError == .httpStatus(500, url: url))
         #expect(serverError?.description == "https://swapi.dev/api/species/99/ answered HTTP 500 Internal Server Error")
     }
@@ -66,13 +66,13 @@ struct SpeciesClientTests {
     func invalidBodies(fixture: String, problem: String) async throws {
         let url = Dialect.drf.listingURL(root)
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data(fixture))])
-        let error = await speciesError { _ = try await client(transport).page() }
+        let error = await fault { _ = try await client(transport).page() }
         #expect(error?.description == "\(url) did not answer with SWAPI JSON: \(problem)")
     }
 
     @Test func anEmptyBodyIsInvalid() async {
         let url = Dialect.drf.listingURL(root)
-        let error = await speciesError {
+        let error = await fault {
             _ = try await client(StubTransport([url.absoluteString: .json(Data())])).page()
         }
         #expect(error == .invalidResponse(url: url, .notJSON(begins: "")))
@@ -80,15 +80,15 @@ struct SpeciesClientTests {
     }
 
     @Test func anObjectThatIsNotASpeciesIsInvalid() async throws {
-        let url = root.speciesURL(id: 3)
+        let url = URL(string: "https://swapi.dev/api/species/3/")!
         let transport = StubTransport([url.absoluteString: .json(Data(#"{"detail":"Not found"}"#.utf8))])
-        let error = await speciesError { _ = try await client(transport).species(.id(3)) }
-        #expect(error == .invalidResponse(url: url, .notASpecies))
+        let error = await fault { _ = try await client(transport).species(.id(3)) }
+        #expect(error == .invalidResponse(url: url, .missing(path: "url")))
     }
 
     @Test func aTransportFailureIsUnreachable() async {
         let url = Dialect.drf.listingURL(root)
-        let error = await speciesError {
+        let error = await fault {
             _ = try await client(StubTransport([url.absoluteString: .failure(.connectionRefused)])).page()
         }
         #expect(
@@ -114,7 +114,7 @@ struct SpeciesClientTests {
     @Test func anElementThatIsNoSpeciesMakesThePageNoAnswer() async throws {
         let url = Dialect.drf.listingURL(root)
         let transport = StubTransport([url.absoluteString: .json(try Fixtures.data("bad/results-with-a-number.json"))])
-        let error = await speciesError { _ = try await client(transport).page() }
+        let error = await fault { _ = try await client(transport).page() }
         #expect(error == .incomplete(url: url, .notASpecies("results[1]")))
         #expect(diagnostics.warnings.isEmpty)
     }
@@ -196,7 +196,7 @@ struct ConcurrentPagesTests {
     @Test(arguments: ["https://swapi.dev/api/species/?page=3&cursor=c", "https://swapi.dev/api/species/?page=5"])
     func aNextLinkThatIsNotTheNextPageIsNoAnswer(link: String) async throws {
         let api = StubTransport.synthetic(species: 60, nextLinks: [2: link])
-        let error = await speciesError { _ = try await names(api, serial: true) }
+        let error = await fault { _ = try await names(api, serial: true) }
         #expect(error == .badLink(url: URL(string: StubTransport.syntheticURL(page: 2))!, link: link, .skips))
         #expect(api.urls == (1...2).map(StubTransport.syntheticURL))
     }
@@ -209,7 +209,7 @@ struct ConcurrentPagesTests {
 
     /// Where the pages stop short of the count, the listing is not whole.
     @Test func aCountTooHighIsNoAnswer() async throws {
-        let error = await speciesError { _ = try await names(StubTransport.synthetic(species: 37, count: 55)) }
+        let error = await fault { _ = try await names(StubTransport.synthetic(species: 37, count: 55)) }
         #expect(
             error
                 == .incomplete(url: URL(string: "https://swapi.dev/api/species/?page=4")!, .pageLength(7, expected: 10))
@@ -218,7 +218,7 @@ struct ConcurrentPagesTests {
 
     /// Where they go on past it, too.
     @Test func aCountTooLowIsNoAnswer() async throws {
-        let error = await speciesError { _ = try await names(StubTransport.synthetic(species: 45, count: 20)) }
+        let error = await fault { _ = try await names(StubTransport.synthetic(species: 45, count: 20)) }
         #expect(
             error == .incomplete(url: URL(string: "https://swapi.dev/api/species/?page=2")!, .nextLink(true, pages: 2)))
     }
@@ -226,7 +226,7 @@ struct ConcurrentPagesTests {
     /// The pages before it are dropped with it: a listing is whole or none.
     @Test func aFailingPageFailsTheWholeListing() async throws {
         let api = StubTransport.synthetic(species: 60, failing: [3])
-        let error = await speciesError {
+        let error = await fault {
             _ = try await SpeciesClient.stubbed(api, diagnostics: diagnostics).allSpecies()
         }
         #expect(error == .httpStatus(500, url: URL(string: "https://swapi.dev/api/species/?page=3")!))
@@ -237,12 +237,12 @@ struct ConcurrentPagesTests {
     }
 
     @Test func aCountOfIntMaxNeitherOverflowsNorPlansTooFar() async throws {
-        let refused = SpeciesError.tooLarge(url: URL(string: "https://swapi.dev/api/species/")!, .pages(500))
+        let refused = Fault.tooLarge(url: URL(string: "https://swapi.dev/api/species/")!, .pages(500))
         let api = StubTransport.synthetic(species: 25, count: Int.max)
-        #expect(await speciesError { _ = try await names(api) } == refused)
+        #expect(await fault { _ = try await names(api) } == refused)
         #expect(api.urls.count < 20, "not the 500 pages the count implies")
         let page = SpeciesClient.stubbed(StubTransport.synthetic(species: 25, count: Int.max))
-        #expect(await speciesError { _ = try await page.page() } == refused)
+        #expect(await fault { _ = try await page.page() } == refused)
     }
 
     @Test(

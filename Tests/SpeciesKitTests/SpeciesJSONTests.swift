@@ -61,11 +61,12 @@ struct SpeciesJSONTests {
     }
 
     @Test func absentValuesAreNullNeverLeftOut() throws {
-        let line = lines([StarWarsSpecies()])
+        let line = lines([StarWarsSpecies(url: Fixtures.speciesURL)])
         #expect(
-            line == #"{"id":null,"name":null,"classification":null,"designation":null,"average_height":null,"#
+            line == #"{"id":1,"name":null,"classification":null,"designation":null,"average_height":null,"#
                 + #""skin_colors":null,"hair_colors":null,"eye_colors":null,"average_lifespan":null,"homeworld":null,"#
-                + #""language":null,"people":[],"films":[],"created":null,"edited":null,"url":null}"# + "\n")
+                + #""language":null,"people":[],"films":[],"created":null,"edited":null,"url":"https://swapi.dev/api/species/1/"}"#
+                + "\n")
     }
 
     @Test func prettyOutputIsLaidOutAsJqDoes() {
@@ -101,7 +102,7 @@ struct SpeciesJSONTests {
 
     @Test func stringsAreEscapedAsJSONRequires() throws {
         let name = "Quote \" backslash \\ newline \n tab \t bell \u{07} escape \u{1B}[31m é 🐻"
-        let text = lines([StarWarsSpecies(name: name)])
+        let text = lines([StarWarsSpecies(url: Fixtures.speciesURL, name: name)])
         #expect(text.contains(#"\u001b[31m"#))
         #expect(text.contains(#"\u0007"#))
         #expect(text.filter { $0 == "\n" }.count == 1)
@@ -111,7 +112,7 @@ struct SpeciesJSONTests {
     @Test func whatCouldFoolATerminalIsEscapedWhatCannotIsKept() throws {
         let name =
             "C1 \u{85}\u{9B} del \u{7F} separators \u{2028}\u{2029} bidi \u{202E}\u{2066} zero-width \u{200B}\u{FEFF} 日本 🚀 ❤️ kept"
-        let text = lines([StarWarsSpecies(name: name)])
+        let text = lines([StarWarsSpecies(url: Fixtures.speciesURL, name: name)])
         #expect(
             text.contains(
                 #"C1 \u0085\u009b del \u007f separators \u2028\u2029 bidi \u202e\u2066 zero-width \u200b\ufeff 日本 🚀 ❤️ kept"#
@@ -123,7 +124,7 @@ struct SpeciesJSONTests {
     /// the last as UTF-16 halves, as JSON writes what lies past U+FFFF.
     @Test func invisibleCharactersOfAnyLengthAreEscaped() throws {
         let name = "soft\u{AD} mark\u{61C} mongolian\u{180E} filler\u{3164}\u{FFA0} tags\u{E0001}\u{E007F} 🚀 é"
-        let text = lines([StarWarsSpecies(name: name)])
+        let text = lines([StarWarsSpecies(url: Fixtures.speciesURL, name: name)])
         #expect(
             text.contains(
                 #"soft\u00ad mark\u061c mongolian\u180e filler\u3164\uffa0 tags\udb40\udc01\udb40\udc7f 🚀 é"#))

@@ -73,7 +73,7 @@ struct WholeListingTests {
         }
         try await expectAnsweredByTheSecond(transport)
         let entries = ResponseCache(directory: folder).summary().entries
-        let alone = await speciesError { _ = try await client(transport, roots: [Self.dev]).allSpecies() }
+        let alone = await fault { _ = try await client(transport, roots: [Self.dev]).allSpecies() }
         #expect(alone?.kind == .badAnswer)
         #expect(
             alone?.description.hasPrefix("https://swapi.dev/api/species/ did not answer with SWAPI JSON: 'count' ")
@@ -88,16 +88,16 @@ struct WholeListingTests {
         ("https://swapi.dev/api/species/?page=2", .loops),
         ("https://evil.example/api/species/?page=3", .leavesOrigin("https://swapi.dev")),
     ])
-    func aBadNextLinkGivesWay(link: String, fault: LinkFault) async throws {
+    func aBadNextLinkGivesWay(link: String, linkFault: LinkFault) async throws {
         let transport = try services { url, text in
             guard url.query == "page=2" else { return nil }
             return text.replacingOccurrences(
                 of: #""next":"https://swapi.dev/api/species/?page=3""#, with: "\"next\":\"\(link)\"")
         }
         let species = try await client(transport).allSpecies()
-        #expect(species.value.count == 37 && species.value.allSatisfy { $0.url?.hasPrefix(Self.py4e) == true })
-        let alone = await speciesError { _ = try await client(transport, roots: [Self.dev]).allSpecies() }
-        #expect(alone == .badLink(url: URL(string: "https://swapi.dev/api/species/?page=2")!, link: link, fault))
+        #expect(species.value.count == 37 && species.value.allSatisfy { $0.url.hasPrefix(Self.py4e) == true })
+        let alone = await fault { _ = try await client(transport, roots: [Self.dev]).allSpecies() }
+        #expect(alone == .badLink(url: URL(string: "https://swapi.dev/api/species/?page=2")!, link: link, linkFault))
     }
 
     /// Cases 3, 4 and 5: page 2 one species short, still linking on, for
@@ -111,13 +111,13 @@ struct WholeListingTests {
             page["results"] = (page["results"] as? [Any]).map { Array($0.dropLast()) }
             return (try? JSONSerialization.data(withJSONObject: page)).map { String(decoding: $0, as: UTF8.self) }
         }
-        let short = await speciesError { _ = try await client(transport, roots: [Self.dev]).page(2) }
+        let short = await fault { _ = try await client(transport, roots: [Self.dev]).page(2) }
         #expect(short?.description.contains("species/?page=2 is not whole") == true, "\(String(describing: short))")
         try await expectAnsweredByTheSecond(transport)
         let page = try await client(transport).page(2)
         #expect(page.value.number == 2 && page.value.pageCount == 4 && page.value.count == 37)
         for limit in [11, 22] {
-            let error = await speciesError {
+            let error = await fault {
                 _ = try await client(transport, roots: [Self.dev]).allSpecies(limit: limit)
             }
             #expect(error?.kind == .badAnswer, "--limit \(limit) reads page 2, which is short")
@@ -138,8 +138,8 @@ struct WholeListingTests {
             return try await recorded.send(asked)
         }
         let species = try await client(transport).allSpecies(search: "an")
-        #expect(species.value.count == 17 && species.value.allSatisfy { $0.url?.hasPrefix(Self.py4e) == true })
-        let alone = await speciesError { _ = try await client(transport, roots: [Self.dev]).allSpecies(search: "an") }
+        #expect(species.value.count == 17 && species.value.allSatisfy { $0.url.hasPrefix(Self.py4e) == true })
+        let alone = await fault { _ = try await client(transport, roots: [Self.dev]).allSpecies(search: "an") }
         #expect(
             alone
                 == .incomplete(

@@ -2,6 +2,9 @@ import Foundation
 
 /// Files under the package's `Fixtures/` folder.
 public enum Fixtures {
+    /// The URL of a species made up for a test of how it is shown.
+    public static let speciesURL = "https://swapi.dev/api/species/1/"
+
     /// The package root, found from this file's place in the tree.
     public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -18,7 +18,8 @@ each of SWAPI's three dialects:
 
 Path segments before `api/` make a session, such as /t42/api/species/: the
 links served keep the session, and GET /<session>/_log lists the requests of
-that session (with ?wait=N, once there are N, or after 10 minutes). Segments of the session choose how it behaves:
+that session (with ?wait=N, once there are N, or after 10 minutes; with
+?agents=1, the User-Agent of each instead). Segments of the session choose how it behaves:
 `dialect=tech`, `delay=MS` (each answer waits MS milliseconds), `faulty=N`
 (the fault applies to the session's first N requests only; then it is
 healthy), `gate=N`
@@ -340,12 +341,13 @@ class Handler(BaseHTTPRequestHandler):
             with server.logged:
                 key = target.path[1:-len("_log")]
                 server.logged.wait_for(lambda: len(server.log.get(key, [])) >= wanted, timeout=600)
-                entries = list(server.log.get(key, []))
+                entries = list((server.agents if "agents=1" in target.query else server.log).get(key, []))
             return self.send(200, json.dumps(entries).encode())
         if not separator:
             return self.send(404, NOT_FOUND)
         with server.lock:
             server.log.setdefault(session, []).append(self.path)
+            server.agents.setdefault(session, []).append(self.headers.get("User-Agent", ""))
             count = len(server.log[session])
             server.logged.notify_all()
         settings = dict(part.split("=", 1) for part in session.split("/") if "=" in part)
@@ -785,6 +787,7 @@ def main():
     server.logged = threading.Condition(server.lock)
     server.gate = threading.Condition(server.lock)
     server.log = {}
+    server.agents = {}
     server.tls = bool(options.tls)
     if options.gzip_bombs:
         server.big_gzip_bomb()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// SWAPI's data as built into species (`BundledData`, from
+/// SWAPI's data as built into SpeciesKit (`BundledData`, from
 /// Fixtures/swapi-data): the answer of last resort when the network may not
 /// or cannot be used. It answers as a SWAPI service would, its links under
 /// the API root: pages of 10 in id order, swapi.dev's search, every species,
@@ -9,7 +9,7 @@ struct BundledCatalog: Sendable {
     /// The data set, decoded once.
     private static let data: DataSet? = try? JSONDecoder().decode(DataSet.self, from: Data(BundledData.json.utf8))
 
-    /// The day the data set was taken into species.
+    /// The day the data set was taken into SpeciesKit.
     static var recorded: String { data?.recorded ?? "unknown" }
 
     /// The names of its species.
@@ -19,8 +19,8 @@ struct BundledCatalog: Sendable {
     /// The form of the URLs it writes: the API's dialect's.
     let dialect: Dialect
 
-    /// - Throws: `SpeciesError.noSuchPage`, which says how many there are.
-    func page(_ number: Int, search: String?) throws(SpeciesError) -> SpeciesPage {
+    /// - Throws: `Fault.noSuchPage`, which says how many there are.
+    func page(_ number: Int, search: String?) throws(Fault) -> SpeciesPage {
         try SpeciesPage(slicing: species(matching: search), page: number, search: search)
     }
 
@@ -37,7 +37,7 @@ struct BundledCatalog: Sendable {
         return (Self.data?.species ?? []).filter { terms.matches($0.name) }.map(rooted)
     }
 
-    func species(id: Int) throws(SpeciesError) -> StarWarsSpecies {
+    func species(id: Int) throws(Fault) -> StarWarsSpecies {
         guard let species = Self.data?.species.first(where: { $0.id == id }) else {
             throw .notInBundledData(what: "species \(id)")
         }
@@ -62,7 +62,7 @@ struct BundledCatalog: Sendable {
         func link(_ path: String) -> String {
             ResourceReference(path).map { base + dialect.path(of: $0) } ?? path
         }
-        species.url = species.url.map(link)
+        species.url = link(species.url)
         species.homeworld = species.homeworld.map(link)
         species.people = species.people.map(link)
         species.films = species.films.map(link)

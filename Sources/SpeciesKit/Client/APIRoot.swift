@@ -2,7 +2,7 @@ import Foundation
 
 /// The API root, such as `https://swapi.dev/api/`; species live at
 /// `<root>species/`.
-public struct APIRoot: Sendable, Equatable {
+public struct APIRoot: Sendable, Equatable, CustomStringConvertible {
     /// swapi.dev, the first of SWAPI's public services.
     public static let swapi = APIRoot(checked: "https://swapi.dev/api/")
 
@@ -102,8 +102,27 @@ public struct APIRoot: Sendable, Equatable {
         return url.path.lowercased().hasPrefix(path.lowercased())
     }
 
-    func speciesURL(id: Int) -> URL {
-        Dialect.drf.url(of: ResourceReference(.species, id), under: self)
+    /// `https://swapi.dev/api/`, with a password as `***`.
+    public var description: String { url.redacted }
+
+    /// `url` as this service writes it, when it is one of its species: its
+    /// scheme, host and port (case aside), no user or password, no
+    /// backslash, no query or fragment, and the path exactly the root's
+    /// `species/` with a number from 1, and a final slash, `.json` or
+    /// neither; nil for anything else.
+    func speciesURL(_ url: URL) -> URL? {
+        guard url.user == nil, url.password == nil, url.query == nil, url.fragment == nil,
+            !url.absoluteString.contains("\\"), url.scheme?.lowercased() == origin.scheme,
+            let other = Origin(url), other == origin,
+            let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath,
+            path.hasPrefix(self.path + "species/")
+        else { return nil }
+        let rest = path.dropFirst(self.path.count + "species/".count)
+        let digits = rest.prefix(while: \.isASCII).prefix(while: \.isNumber)
+        guard let id = Int(digits), id >= 1, ["", "/", ".json"].contains(rest.dropFirst(digits.count)) else {
+            return nil
+        }
+        return URL(string: "species/" + rest, relativeTo: self.url)?.absoluteURL
     }
 
     /// `path` under the root, with `query` percent-encoded.

@@ -16,7 +16,7 @@ public struct Answer<Value: Sendable>: Sendable {
 
 /// Where an answer came from: one service, one service's cache, or the
 /// SWAPI data built into SpeciesKit; never parts of two.
-public enum AnswerSource: Sendable, Equatable {
+public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     /// The service at this root answered (its fresh cached responses
     /// included).
     case service(APIRoot)
@@ -25,7 +25,18 @@ public enum AnswerSource: Sendable, Equatable {
     /// them was fetched at `fetched`.
     case cache(APIRoot, fetched: Date)
     /// The SWAPI data built into SpeciesKit answered, as recorded on the day
-    /// `recorded` names (`2026-11-21`): offline, or when no service nor
-    /// cache could answer for SWAPI's own services.
+    /// `recorded` names (`2026-11-21`): for SWAPI's public services, offline,
+    /// or when no service nor cache could answer.
     case builtInData(recorded: String)
+
+    /// `swapi.dev`; `the cache of swapi.dev, as fetched 2026-11-21 13:45:02 UTC`;
+    /// `the SWAPI data built into SpeciesKit, recorded 2026-11-21`.
+    public var description: String {
+        switch self {
+        case .service(let root): root.origin.authority
+        case .cache(let root, let fetched):
+            "the cache of \(root.origin.authority), as fetched \(Timestamp(fetched).forPeople)"
+        case .builtInData(let recorded): "the SWAPI data built into SpeciesKit, recorded \(recorded)"
+        }
+    }
 }

@@ -5,7 +5,8 @@
 ///
 /// It lists the sources: each service (those that others follow keep a
 /// pace and are not retried), then the cache of each, then the SWAPI data
-/// built in where it may stand in. Its one function, `next`, says what
+/// built in, which stands in for SWAPI's public services only, online and
+/// offline alike. Its one function, `next`, says what
 /// follows a failure. Every failure is one of two things: an answer to the
 /// question (no such name, page or id), which ends the asking; or no answer
 /// from that source, whatever its cause (a transport error of any kind, an
@@ -26,9 +27,9 @@ struct AnswerPlan: Sendable {
         /// Ask `sources[index]`.
         case ask(Int)
         /// The source answered that there is nothing: that is the answer.
-        case answer(SpeciesError)
+        case answer(Fault)
         /// No source can answer, or the asking was stopped, as the error says.
-        case fail(SpeciesError)
+        case fail(Fault)
     }
 
     let sources: [Source]
@@ -39,22 +40,22 @@ struct AnswerPlan: Sendable {
     ///   - hasCache: whether the client has a cache folder.
     init(services: [APIRoot], mode: CachePolicy.Mode, fallback: Bool, hasCache: Bool) {
         let caches = hasCache ? services.map(Source.cache) : []
+        let builtIn = services.first { Dialect.ofPublicHost($0) != nil }.map { [Source.builtInData($0)] } ?? []
         if mode == .offline {
-            sources = caches + services.prefix(1).map(Source.builtInData)
+            sources = caches + builtIn
             self.fallback = true
             return
         }
-        let swapi = services.first { Dialect.ofPublicHost($0) != nil }
         sources =
             services.enumerated().map { .service($1, followed: $0 < services.count - 1) }
-            + (fallback ? caches + (swapi.map { [.builtInData($0)] } ?? []) : [])
+            + (fallback ? caches + builtIn : [])
         self.fallback = fallback
     }
 
     /// The step after `sources[index]` failed with `error`; `failures` are
     /// those of the services asked so far. The services the deadline
     /// leaves no time for are not asked.
-    func next(after index: Int, failed error: SpeciesError, failures: [ServiceFailure], deadlinePassed: Bool) -> Step {
+    func next(after index: Int, failed error: Fault, failures: [ServiceFailure], deadlinePassed: Bool) -> Step {
         if error == .cancelled || error.kind == .badQuestion { return .fail(error) }
         if error.kind == .nothingMatched { return .answer(error) }
         let next = sources.indices.dropFirst(index + 1).first { index in
@@ -62,7 +63,7 @@ struct AnswerPlan: Sendable {
             return !deadlinePassed
         }
         if let next { return .ask(next) }
-        let cause = failures.count == 1 ? failures[0].error : SpeciesError.noServiceAnswered(failures)
+        let cause = failures.count == 1 ? failures[0].error : Fault.noServiceAnswered(failures)
         guard fallback, !failures.isEmpty else { return .fail(failures.isEmpty ? error : cause) }
         return .fail(.unanswered(cause, host: failures.count == 1 ? failures[0].service : "any of them"))
     }

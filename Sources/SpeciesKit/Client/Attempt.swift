@@ -47,7 +47,7 @@ final class Attempt: Sendable {
         /// When the oldest of what the cache answered was fetched.
         var oldestFromCache: Date?
         var dialect: Dialect
-        /// Every entry is asked again with its validators (`--refresh`).
+        /// Every entry is asked again with its validators (`CachePolicy.Mode.refresh`).
         var revalidate: Bool
         /// The cache is not read at all.
         var bypass = false
@@ -92,10 +92,10 @@ final class Attempt: Sendable {
     }
 
     /// The body of GET `url`, from the cache or the network.
-    /// - Throws: `SpeciesError.httpStatus` for a status that is not a
+    /// - Throws: `Fault.httpStatus` for a status that is not a
     ///   success, `.notSWAPI` for 401 and 403, `.notCached` for the cache
     ///   alone without an entry, `.tooLarge`, or the transport's failure.
-    func get(_ url: URL) async throws(SpeciesError) -> Data {
+    func get(_ url: URL) async throws(Fault) -> Data {
         let key = ResponseCache.key(url)
         let (heldEntry, revalidate, bypass) = held.withLock { ($0.entries[key], $0.revalidate, $0.bypass) }
         let entry = heldEntry ?? (bypass ? nil : fetching.cache?.read(url))
@@ -138,7 +138,7 @@ final class Attempt: Sendable {
     }
 
     /// `body`, when it is within the client's limits.
-    private func checked(_ body: Data, _ url: URL) throws(SpeciesError) -> Data {
+    private func checked(_ body: Data, _ url: URL) throws(Fault) -> Data {
         if body.count > fetching.maxResponseSize { throw .tooLarge(url: url, .bytes(fetching.maxResponseSize)) }
         if let excess = JSONValueCount(maxSize: fetching.maxResponseSize).excess(in: body) {
             throw .tooLarge(url: url, excess)
@@ -148,7 +148,7 @@ final class Attempt: Sendable {
 
     /// `request` through the transport, retried as its limits allow, each
     /// exchange told to the trace.
-    private func send(_ request: HTTPRequest) async throws(SpeciesError) -> HTTPResponse {
+    private func send(_ request: HTTPRequest) async throws(Fault) -> HTTPResponse {
         let (url, deadline, retries) = (request.url, request.limits.deadline, request.limits.retries)
         let time = fetching.time
         var attempt = 0
@@ -164,7 +164,7 @@ final class Attempt: Sendable {
                 fetching.diagnostics.trace("GET \(url.redacted): failed after \(elapsed()): \(error.detail)")
                 let wait = Self.backoff(attempt: attempt, unit: fetching.jitter())
                 guard error.kind == .connectionLost, attempt < retries, wait < deadline.secondsLeft else {
-                    throw SpeciesError(error)
+                    throw Fault(error)
                 }
                 try await retry(&attempt, of: retries, after: wait, asked: false, url, because: error.detail)
                 continue
@@ -190,7 +190,7 @@ final class Attempt: Sendable {
     /// Says the retry, and waits for it.
     private func retry(
         _ attempt: inout Int, of retries: Int, after wait: Double, asked: Bool, _ url: URL, because reason: String
-    ) async throws(SpeciesError) {
+    ) async throws(Fault) {
         let waiting = TimeSpan.tenths(wait) + (asked ? ", as the server asked" : "")
         fetching.diagnostics.note("retry \(attempt + 1) of \(retries) in \(waiting): \(url.redacted): \(reason)")
         do {

@@ -12,7 +12,7 @@ enum Dialect: String, Sendable, CaseIterable {
     case info
 
     /// SWAPI's own public services: the hosts whose data is the data built
-    /// into species, and the dialect each speaks.
+    /// into SpeciesKit, and the dialect each speaks.
     static func ofPublicHost(_ root: APIRoot) -> Dialect? {
         guard root.path == "/api/" else { return nil }
         switch root.origin.host {

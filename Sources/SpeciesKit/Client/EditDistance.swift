@@ -35,6 +35,6 @@ package enum EditDistance {
     /// `; did you mean 'A'?`, or `'A' or 'B'`: the one way species suggests;
     /// nothing without a suggestion.
     package static func didYouMean(_ suggestions: [String]) -> String {
-        suggestions.isEmpty ? "" : "; did you mean " + SpeciesError.alternatives(suggestions.map { "'\($0)'" }) + "?"
+        suggestions.isEmpty ? "" : "; did you mean " + Phrase.alternatives(suggestions.map { "'\($0)'" }) + "?"
     }
 }

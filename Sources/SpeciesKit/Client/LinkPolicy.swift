@@ -6,7 +6,7 @@ import Foundation
 /// credentials, if any.
 enum LinkPolicy {
     /// The `next` link `text`, found on `page`, as the URL to request.
-    static func resolve(_ text: String, of page: URL, root: APIRoot) throws(SpeciesError) -> URL {
+    static func resolve(_ text: String, of page: URL, root: APIRoot) throws(Fault) -> URL {
         guard let absolute = URL(string: text, relativeTo: page)?.absoluteURL,
             ["http", "https"].contains(absolute.scheme?.lowercased())
         else { throw .badLink(url: page, link: text, .notHTTP) }

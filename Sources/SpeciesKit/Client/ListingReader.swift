@@ -37,8 +37,8 @@ struct ListingReader {
         /// The whole answer.
         case done(Whole)
         /// No answer from this service, or an answer that is a no
-        /// (`SpeciesError.noSuchPage`).
-        case failed(SpeciesError)
+        /// (`Fault.noSuchPage`).
+        case failed(Fault)
     }
 
     /// A whole answer: its species, how the listing falls into pages, the
@@ -65,7 +65,7 @@ struct ListingReader {
     private let expectedPages: Int
 
     private var asked: [URL: Int] = [:]
-    private var arrived: [Int: Result<Data, SpeciesError>] = [:]
+    private var arrived: [Int: Result<Data, Fault>] = [:]
     /// What has been taken, page by page, in order.
     private var taken = Whole()
     private var seen: Set<Int> = []
@@ -121,7 +121,7 @@ struct ListingReader {
     var count: Int? { paging?.count }
 
     /// Feeds the answer to `url`: its body, or why there is none.
-    mutating func read(_ url: URL, _ answer: Result<Data, SpeciesError>) -> Step {
+    mutating func read(_ url: URL, _ answer: Result<Data, Fault>) -> Step {
         guard let number = asked[url] else { return .wait }
         arrived[number] = answer
         var more: [URL] = []
@@ -174,7 +174,7 @@ struct ListingReader {
 
     /// Takes the answer for page `number` when it keeps every rule; the
     /// next step.
-    private mutating func take(_ answer: Result<Data, SpeciesError>, number: Int) -> Step {
+    private mutating func take(_ answer: Result<Data, Fault>, number: Int) -> Step {
         let url = url(ofPage: number)
         let listing: ListingBody
         switch answer.flatMap({ body in ResponseBody.decoded(ListingBody.self, from: body, url: url) }) {
@@ -198,7 +198,7 @@ struct ListingReader {
                 return start()
             }
         }
-        do throws(SpeciesError) {
+        do throws(Fault) {
             try checkForm(listing, at: url)
             if comesWhole { return .done(try whole(listing, at: url)) }
             let paging = try (self.paging.map { .success($0) } ?? Paging.checked(listing, at: url)).get()
@@ -238,7 +238,7 @@ struct ListingReader {
     }
 
     /// The form and shape of the answer, and no element that is no object.
-    private func checkForm(_ listing: ListingBody, at url: URL) throws(SpeciesError) {
+    private func checkForm(_ listing: ListingBody, at url: URL) throws(Fault) {
         if let form, listing.dialect != form {
             throw .invalidResponse(url: url, .formChanged(to: listing.dialect.service, from: form.service))
         }
@@ -253,7 +253,7 @@ struct ListingReader {
     }
 
     /// Every element a species of this service, each once.
-    private mutating func checkSpecies(_ listing: ListingBody, at url: URL) throws(SpeciesError) {
+    private mutating func checkSpecies(_ listing: ListingBody, at url: URL) throws(Fault) {
         let service = ServiceSpecies(root: root, form: listing.dialect)
         for species in listing.species {
             guard let id = service.id(of: species) else {
@@ -266,7 +266,7 @@ struct ListingReader {
     /// Page `number` of a listing of `paging`: its count, its length, its
     /// species, its search and its `next` link.
     private mutating func checkPage(_ listing: ListingBody, number: Int, of paging: Paging, at url: URL)
-        throws(SpeciesError)
+        throws(Fault)
     {
         if listing.count != paging.count {
             throw .incomplete(url: url, .countChanged(listing.count, from: paging.count))
@@ -292,7 +292,7 @@ struct ListingReader {
 
     /// swapi.info's array, or swapi.tech's search, whose every species must
     /// match the term asked: the species that match the search, paged here.
-    private mutating func whole(_ listing: ListingBody, at url: URL) throws(SpeciesError) -> Whole {
+    private mutating func whole(_ listing: ListingBody, at url: URL) throws(Fault) -> Whole {
         try checkSpecies(listing, at: url)
         if listing.dialect == .tech,
             let stray = listing.species.first(where: { !SearchTerms(techTerm).matches($0.name) })
@@ -320,7 +320,7 @@ struct ListingReader {
 extension Paging {
     /// The paging a page of the listing says: its count, in pages of SWAPI's
     /// size; a count of more pages than a reader reads is the service's fault.
-    fileprivate static func checked(_ listing: ListingBody, at url: URL) -> Result<Paging, SpeciesError> {
+    fileprivate static func checked(_ listing: ListingBody, at url: URL) -> Result<Paging, Fault> {
         let paging = Paging(count: listing.count, size: SpeciesPage.size)
         guard paging.pages <= ListingReader.maxPages else {
             return .failure(.tooLarge(url: url, .pages(ListingReader.maxPages)))
@@ -350,8 +350,8 @@ struct ServiceSpecies {
 
     /// The species' id, when it is a species of this service.
     func id(of species: StarWarsSpecies) -> Int? {
-        guard let name = species.name, !name.isEmpty, let url = species.url else { return nil }
-        return id(ofLink: url)
+        guard let name = species.name, !name.isEmpty else { return nil }
+        return id(ofLink: species.url)
     }
 
     func id(ofLink link: String) -> Int? {

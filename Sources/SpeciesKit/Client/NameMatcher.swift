@@ -1,11 +1,11 @@
 /// How `show` matches a name, ignoring case: an exact match wins;
 /// otherwise the single species whose name holds every term of the name
-/// (as `--search` reads terms: `dor kel` is Kel Dor); several such matches
+/// (as a search reads terms: `dor kel` is Kel Dor); several such matches
 /// are ambiguous.
 enum NameMatcher {
     /// The species `name` designates, or nil when none matches.
-    /// - Throws: `SpeciesError.ambiguousName` when several match equally well.
-    static func match(_ name: String, in species: [StarWarsSpecies]) throws(SpeciesError) -> StarWarsSpecies? {
+    /// - Throws: `Fault.ambiguousName` when several match equally well.
+    static func match(_ name: String, in species: [StarWarsSpecies]) throws(Fault) -> StarWarsSpecies? {
         let key = name.lowercased()
         let terms = SearchTerms(name)
         let exact = species.filter { $0.name?.lowercased() == key }

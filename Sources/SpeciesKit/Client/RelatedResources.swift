@@ -81,7 +81,7 @@ extension SpeciesClient {
     /// link) is named `unknown (not found)`; any other failure makes the
     /// answer not whole, and the next source answers it (docs/cli.md, "One
     /// answer, one source").
-    func related(of species: StarWarsSpecies, in source: any SpeciesSource) async throws(SpeciesError)
+    func related(of species: StarWarsSpecies, in source: any SpeciesSource) async throws(Fault)
         -> RelatedResources
     {
         let links = [species.homeworld].compactMap { $0 } + species.people + species.films
@@ -90,7 +90,7 @@ extension SpeciesClient {
         var done = 0
         let failure = await CappedRequests.run(
             Array(links.indices), limit: RemoteCatalog.concurrency, { await resource(links[$0], in: source) }
-        ) { index, result -> CappedRequests.Next<Int, SpeciesError> in
+        ) { index, result -> CappedRequests.Next<Int, Fault> in
             done += 1
             diagnostics.progress("fetching related resources \(done) of \(links.count)…")
             switch result {
@@ -118,7 +118,7 @@ extension SpeciesClient {
     /// A planet, person or film, read from its link's kind and id and
     /// asked of `source`, whatever host the link names (swapi.tech writes
     /// its own). A link that names none is `unknown (not a SWAPI link)`.
-    private func resource(_ link: String, in source: any SpeciesSource) async -> Result<RelatedFetch, SpeciesError> {
+    private func resource(_ link: String, in source: any SpeciesSource) async -> Result<RelatedFetch, Fault> {
         guard let reference = ResourceReference(link) else {
             diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI planet, person or film")
             return .success((nil, .failed(reason: "not a SWAPI link")))
@@ -134,5 +134,5 @@ extension SpeciesClient {
     }
 }
 
-/// What a link of `--related` leads to, if anything, and its name.
+/// What a related link leads to, if anything, and its name.
 private typealias RelatedFetch = (found: RelatedResource?, name: RelatedResources.Name)

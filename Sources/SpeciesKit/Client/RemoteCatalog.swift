@@ -19,20 +19,20 @@ struct RemoteCatalog: SpeciesSource {
 
     private var root: APIRoot { attempt.root }
 
-    func page(_ number: Int, search: String?) async throws(SpeciesError) -> SpeciesPage {
+    func page(_ number: Int, search: String?) async throws(Fault) -> SpeciesPage {
         let whole = try await listing(.page(number), search: search)
         return SpeciesPage(
             number: number, count: whole.paging.count, pageCount: whole.paging.pages, species: whole.species)
     }
 
-    func species(matching search: String?, limit: Int?) async throws(SpeciesError) -> [StarWarsSpecies] {
+    func species(matching search: String?, limit: Int?) async throws(Fault) -> [StarWarsSpecies] {
         try await listing(.species(limit: limit), search: search).species
     }
 
     /// The listing's answer; when it does not add up with pages the cache
     /// answered, it is read again from the service, once, so that no page
     /// cached earlier condemns a service that answers whole now.
-    private func listing(_ question: ListingReader.Question, search: String?) async throws(SpeciesError)
+    private func listing(_ question: ListingReader.Question, search: String?) async throws(Fault)
         -> ListingReader.Whole
     {
         do {
@@ -45,7 +45,7 @@ struct RemoteCatalog: SpeciesSource {
     }
 
     /// Feeds the reader until it says the answer is whole, or not.
-    private func read(_ question: ListingReader.Question, search: String?) async throws(SpeciesError)
+    private func read(_ question: ListingReader.Question, search: String?) async throws(Fault)
         -> ListingReader.Whole
     {
         var reader = ListingReader(
@@ -100,7 +100,7 @@ struct RemoteCatalog: SpeciesSource {
                     min(Paging(count: $0, size: SpeciesPage.size).pages, ListingReader.maxPages),
                     "as many as the cached page 1 counts"
                 )
-            } ?? (BundledCatalog.pageCount(matching: search), "as many as the SWAPI data built into species fills")
+            } ?? (BundledCatalog.pageCount(matching: search), "as many as the SWAPI data built in fills")
         if let limit, limit < plan.0 * SpeciesPage.size {
             plan = (
                 max(1, limit.dividedRoundingUp(by: SpeciesPage.size)), "as many as hold the \(limit) species wanted"
@@ -125,7 +125,7 @@ struct RemoteCatalog: SpeciesSource {
         )
     }
 
-    @Sendable private func fetch(_ url: URL) async -> Result<Data, SpeciesError> {
+    @Sendable private func fetch(_ url: URL) async -> Result<Data, Fault> {
         do {
             return .success(try await attempt.get(url))
         } catch {
@@ -133,28 +133,28 @@ struct RemoteCatalog: SpeciesSource {
         }
     }
 
-    func species(id: Int) async throws(SpeciesError) -> StarWarsSpecies {
+    func species(id: Int) async throws(Fault) -> StarWarsSpecies {
         try await species(at: ResourceReference(.species, id), what: "species \(id)")
     }
 
     /// The species at `url`; at another service's URL, the species of the
     /// same id here.
-    func species(at url: URL) async throws(SpeciesError) -> StarWarsSpecies {
+    func species(at url: URL) async throws(Fault) -> StarWarsSpecies {
         if !root.contains(url), let id = ResourceReference.species(in: url.absoluteString) {
             return try await species(id: id)
         }
         return try await species(at: url, what: "the species at \(url.redacted)")
     }
 
-    private func species(at reference: ResourceReference, what: String) async throws(SpeciesError)
+    private func species(at reference: ResourceReference, what: String) async throws(Fault)
         -> StarWarsSpecies
     {
-        try await answeringNotFound(what) { dialect throws(SpeciesError) in
+        try await answeringNotFound(what) { dialect throws(Fault) in
             try await species(at: dialect.url(of: reference, under: root), what: what)
         }
     }
 
-    private func species(at url: URL, what: String) async throws(SpeciesError) -> StarWarsSpecies {
+    private func species(at url: URL, what: String) async throws(Fault) -> StarWarsSpecies {
         let body = try await attempt.get(url)
         let decoded = try ResponseBody.decode(DetailBody<StarWarsSpecies.Decoded>.self, from: body, url: url).value
         guard ServiceSpecies(root: root, form: Dialect.ofPublicHost(root)).id(of: decoded.species) != nil else {
@@ -166,8 +166,8 @@ struct RemoteCatalog: SpeciesSource {
     }
 
     /// The name or title, and episode, of a planet, person or film.
-    func resource(_ reference: ResourceReference) async throws(SpeciesError) -> RelatedResource? {
-        try await answeringNotFound(reference.description) { dialect throws(SpeciesError) in
+    func resource(_ reference: ResourceReference) async throws(Fault) -> RelatedResource? {
+        try await answeringNotFound(reference.description) { dialect throws(Fault) in
             let url = dialect.url(of: reference, under: root)
             let resource = try ResponseBody.decode(
                 DetailBody<RelatedResource>.self, from: try await attempt.get(url), url: url)
@@ -182,8 +182,8 @@ struct RemoteCatalog: SpeciesSource {
     /// shows another dialect than the one asked in, `body` is asked again
     /// in it.
     private func answeringNotFound<Value>(
-        _ what: String, _ body: (Dialect) async throws(SpeciesError) -> Value
-    ) async throws(SpeciesError) -> Value {
+        _ what: String, _ body: (Dialect) async throws(Fault) -> Value
+    ) async throws(Fault) -> Value {
         let dialect = attempt.dialect
         do {
             return try await body(dialect)

@@ -3,7 +3,7 @@ import Foundation
 /// Decodes a response body with `JSONDecoder`, describing what is wrong
 /// when it is not the JSON expected, in words a user can act on.
 enum ResponseBody {
-    static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, url: URL) throws(SpeciesError) -> Value {
+    static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, url: URL) throws(Fault) -> Value {
         let first = body.first { !$0.isJSONWhitespace }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
             throw .invalidResponse(url: url, .notJSON(begins: first == nil ? "" : preview(of: body)))
@@ -18,8 +18,7 @@ enum ResponseBody {
     }
 
     /// `decode`'s value, or its error.
-    static func decoded<Value: Decodable>(_ type: Value.Type, from body: Data, url: URL) -> Result<Value, SpeciesError>
-    {
+    static func decoded<Value: Decodable>(_ type: Value.Type, from body: Data, url: URL) -> Result<Value, Fault> {
         do {
             return .success(try decode(type, from: body, url: url))
         } catch {

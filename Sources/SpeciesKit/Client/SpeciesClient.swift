@@ -4,14 +4,12 @@ import Synchronization
 /// The species of SWAPI: a page, every page, one species by id, URL or
 /// name, and the names of what a species links to.
 ///
-/// The services of `roots` are asked in turn: SWAPI's public ones unless
-/// told otherwise, and no host but theirs. Each call is one answer, which
-/// ends within `timeout` whatever the network does, and comes whole from
-/// one source, which the ``Answer`` names: a service, its cache, or the
-/// SWAPI data built in. Requests go through the cache of `cache`, then the
-/// retries (`retries`, of the last service asked) to the transport
-/// (URLSession unless another is given). Every response is checked; what
-/// cannot be read is reported to the diagnostics. Every failure is a
+/// The services of the configuration's `roots` are asked in turn, and no
+/// host but theirs. Each call is one answer, which ends within
+/// ``Configuration/timeout`` whatever the network does, and comes whole
+/// from one source, which the ``Answer`` names: a service, its cache, or
+/// the SWAPI data built into SpeciesKit. Every question, and the
+/// configuration, is checked before any request. Every failure is a
 /// ``SpeciesError``.
 public struct SpeciesClient: Sendable {
     /// Which services, and how the client asks them.
@@ -23,33 +21,37 @@ public struct SpeciesClient: Sendable {
         /// 100 MiB: the default of `maxResponseSize`.
         public static let defaultMaxResponseSize = 100 * 1024 * 1024
 
-        /// The services, asked in this order; one means that one only, and
-        /// none means SWAPI's public services.
+        /// The services, asked in this order; one means that one only. An
+        /// empty list means SWAPI's public services, ``APIRoot/publicServices``.
         public var roots: [APIRoot]
-        /// Seconds for each answer (each call of the client): every
-        /// service, page, retry, wait, redirect and related resource it
-        /// asks of the network ends within them; then the cache or the
-        /// built-in data answers, as `fallback` says.
+        /// Seconds for each answer (each call of the client), a finite
+        /// number above 0: every service, page, retry, wait, redirect and
+        /// related resource it asks of the network ends within them; then
+        /// the cache or the built-in data answers, as `fallback` says.
         public var timeout: Double
         /// Retries of HTTP 429, 500, 502, 503, 504 and dropped connections,
-        /// by the last service of `roots` (the others give way at once),
-        /// within `timeout`.
+        /// from 0, by the last service of `roots` (the others give way at
+        /// once), within `timeout`.
         public var retries: Int
-        /// Bytes; a larger response is refused.
+        /// Bytes, from 1; a larger response is refused, whatever the transport.
         public var maxResponseSize: Int
         /// Follow `next` one page at a time, never fetching pages at once.
         public var serial: Bool
         /// Where responses are kept, and when they answer.
         public var cache: CachePolicy
         /// When no service can answer, answer from the cache, whatever its
-        /// age, and for SWAPI's own hosts from the data built into species.
+        /// age, and for SWAPI's public services from the SWAPI data built in.
         public var fallback: Bool
+        /// The `User-Agent` of every request of the default transport.
+        public var userAgent: String
 
-        /// SWAPI's public services, with the defaults of `species`.
+        /// SWAPI's public services, a 15-second timeout, three retries and
+        /// no cache.
         public init(
             roots: [APIRoot] = APIRoot.publicServices, timeout: Double = defaultTimeout, retries: Int = defaultRetries,
             maxResponseSize: Int = defaultMaxResponseSize, serial: Bool = false,
-            cache: CachePolicy = CachePolicy(directory: nil), fallback: Bool = true
+            cache: CachePolicy = CachePolicy(directory: nil), fallback: Bool = true,
+            userAgent: String = "SpeciesKit/\(SpeciesRelease.version)"
         ) {
             self.roots = roots
             self.timeout = timeout
@@ -58,8 +60,31 @@ public struct SpeciesClient: Sendable {
             self.serial = serial
             self.cache = cache
             self.fallback = fallback
+            self.userAgent = userAgent
+        }
+
+        /// Why the client cannot work with these settings; nil when it can.
+        func problem() -> Fault? {
+            if !timeout.isFinite || timeout <= 0 {
+                return .badQuestion(
+                    "the timeout must be a finite number of seconds above 0, not \(timeout)", setting: .timeout)
+            }
+            if retries < 0 { return .badQuestion("retries must be 0 or more, not \(retries)", setting: .retries) }
+            if maxResponseSize < 1 {
+                return .badQuestion(
+                    "the largest response must be 1 byte or more, not \(maxResponseSize)", setting: .maxResponseSize)
+            }
+            if !cache.maxAge.isFinite || cache.maxAge < 0 {
+                return .badQuestion(
+                    "the cache's maximum age must be a finite number of seconds, 0 or more, not \(cache.maxAge)",
+                    setting: .maxAge)
+            }
+            return nil
         }
     }
+
+    /// The longest name or search the client asks: longer than any SWAPI name.
+    public static let maxNameLength = 100
 
     /// What the client was made with.
     public let configuration: Configuration
@@ -78,9 +103,10 @@ public struct SpeciesClient: Sendable {
     ///   - transport: how requests reach the network; a
     ///     ``URLSessionTransport`` (which follows redirects within an
     ///     origin) when nil. It must end each request by its deadline and
-    ///     keep its pace (``RequestLimits``); the client adds the retries.
+    ///     keep its pace (``RequestLimits``); the client adds the retries,
+    ///     and holds every response to ``Configuration/maxResponseSize``.
     ///   - diagnostics: where warnings, notes, progress and traces go.
-    ///   - clock: what every time of the client is read from: `timeout`,
+    ///   - clock: what every time of the client is read from: the timeout,
     ///     waits, and the dates of the cache; tests pass one they drive.
     public init(
         configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil,
@@ -91,35 +117,41 @@ public struct SpeciesClient: Sendable {
         self.roots = roots.isEmpty ? APIRoot.publicServices : roots
         let diagnostics = diagnostics ?? NoDiagnostics()
         self.diagnostics = diagnostics
-        let cache = configuration.cache.directory.map {
-            ResponseCache(directory: $0, maxBodySize: configuration.maxResponseSize)
-        }
+        let size = max(1, configuration.maxResponseSize)
+        let cache = configuration.cache.directory.map { ResponseCache(directory: $0, maxBodySize: size) }
         self.cache = cache
         fetching = Fetching(
-            transport: transport ?? URLSessionTransport(maxResponseSize: configuration.maxResponseSize), cache: cache,
-            policy: configuration.cache, maxResponseSize: configuration.maxResponseSize, time: ClientTime(clock),
+            transport: transport ?? URLSessionTransport(maxResponseSize: size, userAgent: configuration.userAgent),
+            cache: cache, policy: configuration.cache, maxResponseSize: size, time: ClientTime(clock),
             diagnostics: diagnostics, jitter: { Double.random(in: 0..<1) })
         memory = Memory(cache: cache)
     }
 
     private var time: ClientTime { fetching.time }
 
-    /// Page `number` of the species, or of those whose name matches
-    /// `search`: every word of it is part of the name, ignoring case.
-    /// - Throws: `SpeciesError.noSuchPage` past the last page, or why no
-    ///   source could answer.
+    /// Page `number`, from 1, of the species, or of those whose name
+    /// matches `search`: every word of it is part of the name, ignoring case.
+    /// - Throws: a `nothingMatched` error past the last page, which says how
+    ///   many there are; a `badQuestion` one for a page below 1 or a search
+    ///   without a word; or why no source could answer.
     public func page(_ number: Int = 1, search: String? = nil) async throws(SpeciesError) -> Answer<SpeciesPage> {
-        try await answer { source throws(SpeciesError) in try await source.page(number, search: search) }
+        try await answer(checking: Self.check(page: number), Self.check(search: search)) { source throws(Fault) in
+            try await source.page(number, search: search)
+        }
     }
 
     /// Every species, or every one whose name matches `search`, in API
-    /// order, all from one source. With a `limit`, the first `limit` of
-    /// them, and only as many pages are fetched as hold them.
-    /// - Throws: why no source could answer.
+    /// order, all from one source. With a `limit`, from 0, the first `limit`
+    /// of them, and only as many pages are fetched as hold them.
+    /// - Throws: a `badQuestion` error for a limit below 0 or a search
+    ///   without a word; or why no source could answer.
     public func allSpecies(search: String? = nil, limit: Int? = nil) async throws(SpeciesError)
         -> Answer<[StarWarsSpecies]>
     {
-        var answer = try await answer { source throws(SpeciesError) in
+        let limitProblem: Fault? = limit.flatMap {
+            $0 < 0 ? .badQuestion("a limit must be 0 or more, not \($0)", setting: nil) : nil
+        }
+        var answer = try await answer(checking: limitProblem, Self.check(search: search)) { source throws(Fault) in
             try await source.species(matching: search, limit: limit)
         }
         if let limit { answer.value = Array(answer.value.prefix(limit)) }
@@ -127,13 +159,18 @@ public struct SpeciesClient: Sendable {
     }
 
     /// The species `query` designates.
-    /// - Throws: `SpeciesError.noSuchName`, `.ambiguousName`, `.notFound` or
-    ///   `.notInBundledData` when there is none; `.notASpeciesURL`, before
-    ///   any request, for a URL that is no species of the client's services;
-    ///   or why no source could answer.
+    /// - Throws: a `nothingMatched` error when there is none; a
+    ///   `badQuestion` one, before any request, for an id below 1, a blank or
+    ///   overlong name, or a URL that is no species of the client's
+    ///   services; or why no source could answer.
     public func species(_ query: SpeciesQuery) async throws(SpeciesError) -> Answer<StarWarsSpecies> {
-        try query.check(roots: roots)
-        return try await answer { source throws(SpeciesError) in try await Self.species(query, in: source) }
+        let resolved: SpeciesQuery
+        do throws(Fault) {
+            resolved = try query.checked(roots: roots)
+        } catch {
+            throw SpeciesError(error)
+        }
+        return try await answer(checking: nil) { source throws(Fault) in try await Self.species(resolved, in: source) }
     }
 
     /// The species `query` designates, and the names behind its links, all
@@ -142,20 +179,57 @@ public struct SpeciesClient: Sendable {
     public func speciesAndRelated(_ query: SpeciesQuery) async throws(SpeciesError) -> Answer<
         (species: StarWarsSpecies, related: RelatedResources)
     > {
-        try query.check(roots: roots)
-        return try await answer { source throws(SpeciesError) in
-            let species = try await Self.species(query, in: source)
+        let resolved: SpeciesQuery
+        do throws(Fault) {
+            resolved = try query.checked(roots: roots)
+        } catch {
+            throw SpeciesError(error)
+        }
+        return try await answer(checking: nil) { source throws(Fault) in
+            let species = try await Self.species(resolved, in: source)
             return (species, try await related(of: species, in: source))
         }
     }
 
+    /// The answer of `body`, once the configuration and `problems` (of the
+    /// question) say it may be asked.
+    private func answer<Value: Sendable>(
+        checking problems: Fault?..., body: (any SpeciesSource) async throws(Fault) -> Value
+    ) async throws(SpeciesError) -> Answer<Value> {
+        if let problem = configuration.problem() ?? problems.lazy.compactMap({ $0 }).first {
+            throw SpeciesError(problem)
+        }
+        if Task.isCancelled { throw SpeciesError(.cancelled) }
+        do {
+            return try await firstWholeAnswer(body)
+        } catch {
+            throw SpeciesError(error)
+        }
+    }
+
+    static func check(page number: Int) -> Fault? {
+        number < 1 ? .badQuestion("pages are numbered from 1, not \(number)", setting: nil) : nil
+    }
+
+    /// A search holds a word, and is not longer than a name could be.
+    static func check(search: String?) -> Fault? {
+        guard let search else { return nil }
+        if SearchTerms(search).terms.isEmpty {
+            return .badQuestion("the search '\(Excerpt.of(search))' holds no word", setting: nil)
+        }
+        if search.count > maxNameLength {
+            return .badQuestion("a search is at most \(maxNameLength) characters, not \(search.count)", setting: nil)
+        }
+        return nil
+    }
+
     /// An id or a URL is asked for; a name is matched: an exact name
     /// (ignoring case) wins; else the single species whose name matches
-    /// every word of `name` (as `--search` does); else
-    /// `SpeciesError.ambiguousName` or `.noSuchName` with the closest
-    /// names. The API's search comes first, usually one request; only when
-    /// it finds nothing is every species read, for the suggestions.
-    private static func species(_ query: SpeciesQuery, in source: any SpeciesSource) async throws(SpeciesError)
+    /// every word of `name` (as a search does); else an ambiguous name, or
+    /// no such name with the closest names. The API's search comes first,
+    /// usually one request; only when it finds nothing is every species
+    /// read, for the suggestions.
+    private static func species(_ query: SpeciesQuery, in source: any SpeciesSource) async throws(Fault)
         -> StarWarsSpecies
     {
         switch query {
@@ -168,8 +242,7 @@ public struct SpeciesClient: Sendable {
                 return match
             }
             let everyone = try await source.species(matching: nil, limit: nil)
-            throw .noSuchName(
-                name, suggestions: EditDistance.closest(to: name, among: everyone.compactMap(\.name)))
+            throw .noSuchName(name, suggestions: EditDistance.closest(to: name, among: everyone.compactMap(\.name)))
         }
     }
 }
@@ -188,8 +261,8 @@ extension SpeciesClient {
     /// which is kept whole or dropped whole. Every request of the answer
     /// ends by one deadline, `timeout` from its start. What stood in, or
     /// which service took over, is said once for the life of the client.
-    private func answer<Value: Sendable>(_ body: (any SpeciesSource) async throws(SpeciesError) -> Value)
-        async throws(SpeciesError) -> Answer<Value>
+    private func firstWholeAnswer<Value: Sendable>(_ body: (any SpeciesSource) async throws(Fault) -> Value)
+        async throws(Fault) -> Answer<Value>
     {
         let order = memory.order(roots, maxAge: configuration.cache.maxAge, now: time.now)
         let plan = AnswerPlan(
@@ -204,7 +277,7 @@ extension SpeciesClient {
                 let value = try await body(catalog)
                 return Answer(value, from: settle(attempt, of: source, after: failures))
             } catch {
-                let error = Task.isCancelled ? SpeciesError.cancelled : error
+                let error = Task.isCancelled ? Fault.cancelled : error
                 var failed = failures
                 if case .service(let root, _) = source {
                     failed.append(ServiceFailure(service: name(of: root), error: error, dropped: attempt?.sent ?? ""))
@@ -243,7 +316,7 @@ extension SpeciesClient {
         return (attempt, RemoteCatalog(attempt: attempt, serial: configuration.serial, diagnostics: diagnostics))
     }
 
-    private func gaveUp(on root: APIRoot, because error: SpeciesError) {
+    private func gaveUp(on root: APIRoot, because error: Fault) {
         memory.gaveUp(on: root)
         diagnostics.trace("giving up on \(name(of: root)): \(error.cause)")
     }
@@ -260,7 +333,7 @@ extension SpeciesClient {
         -> AnswerSource
     {
         let dialect = attempt?.keep()
-        let why = SpeciesError.describe(failures)
+        let why = Fault.describe(failures)
         switch source {
         case .service(let root, _):
             let (changed, remembered, record) = memory.answered(
@@ -291,7 +364,7 @@ extension SpeciesClient {
         case .builtInData:
             let recorded = BundledCatalog.recorded
             note(
-                "\(failures.isEmpty ? "offline" : why): answering from the SWAPI data built into species (recorded \(recorded))"
+                "\(failures.isEmpty ? "offline" : why): answering from the SWAPI data built in (recorded \(recorded))"
             )
             return .builtInData(recorded: recorded)
         }

@@ -1,22 +1,88 @@
 import Foundation
 
 /// Why the client could not give the answer asked for: every failure of
-/// its methods, cancellation included. Its description is a sentence for
-/// people; URLs in it never show a password, and long ones are cut in
-/// their middle. ``kind`` says what a caller can do about it.
-public enum SpeciesError: Error, Sendable, Equatable {
+/// its methods, cancellation included, and a question refused before any
+/// request. What a caller can do about it is its ``kind``; the URL and the
+/// setting concerned, when one is, are its ``url`` and ``setting``; its
+/// ``description`` is a sentence for people, in which a URL never shows a
+/// password, and a long one is cut in its middle.
+///
+/// It can grow: new reasons come with the kinds they are of, and ``Kind``
+/// and ``Setting`` gain members, so a `switch` over them needs a `default`.
+public struct SpeciesError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// What a caller can do about an error.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// Nothing matched: no such name, id or page, or a name that
+        /// matches several species.
+        public static let nothingMatched = Kind(description: "nothing matched")
+        /// The question cannot be asked, or the client's configuration is
+        /// not one it can work with: refused before any request.
+        public static let badQuestion = Kind(description: "bad question")
+        /// The answer is not SWAPI's, or breaks a rule of the client.
+        public static let badAnswer = Kind(description: "bad answer")
+        /// No service could answer, and nothing stood in.
+        public static let unavailable = Kind(description: "unavailable")
+        /// The task that asked was cancelled before an answer came.
+        public static let cancelled = Kind(description: "cancelled")
+
+        /// `nothing matched`.
+        public let description: String
+    }
+
+    /// What changes the outcome: a property of the client's configuration,
+    /// or the certificates the system trusts.
+    public struct Setting: Hashable, Sendable, CustomStringConvertible {
+        /// ``SpeciesClient/Configuration/timeout``.
+        public static let timeout = Setting(description: "timeout")
+        /// ``SpeciesClient/Configuration/retries``.
+        public static let retries = Setting(description: "retries")
+        /// ``SpeciesClient/Configuration/maxResponseSize``.
+        public static let maxResponseSize = Setting(description: "maxResponseSize")
+        /// ``CachePolicy/maxAge``.
+        public static let maxAge = Setting(description: "cache.maxAge")
+        /// ``CachePolicy/mode``: offline, the cache alone answers.
+        public static let cacheMode = Setting(description: "cache.mode")
+        /// The certificate authorities trusted for HTTPS.
+        public static let certificates = Setting(description: "certificates")
+
+        /// The property's path in ``SpeciesClient/Configuration``: `timeout`.
+        public let description: String
+    }
+
+    let fault: Fault
+
+    init(_ fault: Fault) {
+        self.fault = fault
+    }
+
+    /// What a caller can do about it.
+    public var kind: Kind { fault.facts.kind }
+    /// The URL concerned, when one is: the request that failed, or the page
+    /// that broke a rule.
+    public var url: URL? { fault.url }
+    /// The setting that changes the outcome, when one does.
+    public var setting: Setting? { fault.facts.setting }
+    /// The sentence: `species 99 does not exist (https://swapi.dev/api/species/99/ answered 404 Not Found)`.
+    public var description: String { fault.sentence }
+    /// The sentence of ``description``.
+    public var errorDescription: String? { description }
+}
+
+/// Why the client could not give the answer asked for, in detail: what a
+/// ``SpeciesError`` holds. Internal, so that it can grow.
+enum Fault: Error, Sendable, Equatable {
     /// No species has this name; `suggestions` are the closest names.
     case noSuchName(String, suggestions: [String])
     /// Several species match this name partially.
     case ambiguousName(String, matches: [String])
     /// The API answered 404 for the thing asked for.
     case notFound(what: String, url: URL)
-    /// The SWAPI data built into species holds no such thing.
+    /// The SWAPI data built in holds no such thing.
     case notInBundledData(what: String)
     /// A listing has fewer pages than the one asked for.
     case noSuchPage(Int, pages: Int, search: String?)
-    /// A search matched no species.
-    case noResults(search: String)
+    /// The question, or the setting, cannot be asked, as the sentence says.
+    case badQuestion(String, setting: SpeciesError.Setting?)
     /// No HTTP answer: refused, unknown host, timed out, dropped.
     case unreachable(TransportError)
     /// Offline, and the cache holds no answer.
@@ -31,20 +97,17 @@ public enum SpeciesError: Error, Sendable, Equatable {
     /// The server asks to wait `retryAfter` seconds, longer than the
     /// `secondsLeft` of the timeout, at the date `at`.
     case rateLimited(url: URL, status: Int, retryAfter: Double, secondsLeft: Double, at: Date)
-    /// The answer is not SWAPI JSON, as the problem says. The cache never
-    /// holds such an answer.
+    /// The answer is not SWAPI JSON, as the problem says.
     case invalidResponse(url: URL, ResponseProblem)
-    /// A listing that is not whole: the page at `url` does not add up with
-    /// the others, as the fault says. No answer: the next source is asked.
+    /// A listing that is not whole: the page at `url` breaks a rule of the
+    /// reader, as the fault says.
     case incomplete(url: URL, ListingFault)
-    /// The page at `url` links on with a `next` link that is not followed,
-    /// for the reason the fault gives. No answer: the next source is asked.
+    /// The page at `url` links on with a `next` link that is not followed.
     case badLink(url: URL, link: String, LinkFault)
     /// The answer passes a limit of the client, as the excess says.
     case tooLarge(url: URL, Excess)
     /// The API sends the client elsewhere: to `location`, off its origin,
     /// as a captive portal does; nil, round and round, more than ten times.
-    /// No SWAPI answer came.
     case redirected(url: URL, location: String?)
     /// A URL that is not a species of the client's services; `expected`
     /// shows the form of one.
@@ -54,55 +117,36 @@ public enum SpeciesError: Error, Sendable, Equatable {
     case noServiceAnswered([ServiceFailure])
     /// The API could not answer, and nothing stood in for it: the cache
     /// had no answer, and the built-in data is SWAPI's, not this host's.
-    indirect case unanswered(SpeciesError, host: String)
+    indirect case unanswered(Fault, host: String)
     /// The task that asked was cancelled before an answer came.
     case cancelled
 
-    /// What a caller can do about an error.
-    public enum Kind: Sendable, Equatable {
-        /// Nothing matched: no such name, id or page, a search with no
-        /// results, or an ambiguous name.
-        case nothingMatched
-        /// What was asked for is not a species of the API.
-        case badQuestion
-        /// The answer is not SWAPI's, or breaks a rule of the client.
-        case badAnswer
-        /// No service could answer, and nothing stood in.
-        case unavailable
-    }
-
-    /// The setting that changes the outcome, which a command line names as
-    /// its option.
-    public enum Setting: Sendable, Equatable {
-        /// The time each answer may take (`Configuration.timeout`).
-        case timeout
-        /// The largest response accepted (`Configuration.maxResponseSize`).
-        case maxResponseSize
-        /// Asking the cache alone (`CachePolicy.Mode.offline`).
-        case offline
-        /// The certificate authorities trusted for HTTPS.
-        case certificates
-        /// Asking offline, which answers from the SWAPI data built in.
-        case builtInData
-    }
-
     /// What a caller can do about it.
-    public var kind: Kind { facts.kind }
+    var kind: SpeciesError.Kind { facts.kind }
 
-    /// The setting behind it, if one is.
-    public var setting: Setting? { facts.setting }
+    /// The sentence of the error.
+    var sentence: String {
+        let inner = if case .unanswered(let cause, _) = self { cause.sentence + "; " } else { "" }
+        return inner + facts.sentence
+    }
 
-    /// The sentence, with what `hint` gives added at its end: a command
-    /// line names the option behind the error there ("(--timeout)").
-    public func message(hint: (SpeciesError) -> String? = { _ in nil }) -> String {
-        let inner = if case .unanswered(let cause, _) = self { cause.message(hint: hint) + "; " } else { "" }
-        return inner + facts.sentence + (hint(self).map { " " + $0 } ?? "")
+    /// The URL concerned, when one is.
+    var url: URL? {
+        switch self {
+        case .notFound(_, let url), .notCached(let url), .httpStatus(_, let url), .notSWAPI(let url, _),
+            .rateLimited(let url, _, _, _, _), .invalidResponse(let url, _), .incomplete(let url, _),
+            .badLink(let url, _, _), .tooLarge(let url, _), .redirected(let url, _):
+            url
+        case .unreachable(let error): error.url
+        case .unanswered(let cause, _): cause.url
+        default: nil
+        }
     }
 
     /// Each case's sentence, what a caller can do, why the API did not
     /// answer (for the notice that says what stood in), and the setting
     /// behind it: every way of describing an error, in one place.
-    private var facts: Facts {
+    var facts: Facts {
         switch self {
         case .noSuchName(let name, let suggestions):
             return Facts("no species is named '\(Excerpt.of(name))'" + EditDistance.didYouMean(suggestions))
@@ -113,13 +157,13 @@ public enum SpeciesError: Error, Sendable, Equatable {
         case .notFound(let what, let url):
             return Facts("\(what) does not exist (\(url.redacted) answered 404 Not Found)")
         case .notInBundledData(let what):
-            return Facts("\(what) does not exist in the SWAPI data built into species")
+            return Facts("\(what) does not exist in the SWAPI data built in")
         case .noSuchPage(let number, let pages, let search):
             return Facts(
-                "page \(number)\(search == nil ? "" : " of the species" + Self.matching(search)) does not exist; "
+                "page \(number)\(search == nil ? "" : " of the species" + Phrase.matching(search)) does not exist; "
                     + "there \(pages == 1 ? "is 1 page" : "are \(pages) pages")")
-        case .noResults(let search):
-            return Facts("no species matches '\(Excerpt.of(search))'")
+        case .badQuestion(let sentence, let setting):
+            return Facts(sentence, .badQuestion, setting: setting)
         case .unreachable(let error):
             let timedOut = if case .timedOut = error.kind { true } else { false }
             // OpenSSL's words for an issuer that no trusted CA vouches for.
@@ -132,7 +176,7 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 setting: timedOut ? .timeout : issuer ? .certificates : nil)
         case .notCached(let url):
             return Facts(
-                "\(url.redacted) is not in the cache, and the client is offline", .unavailable, setting: .offline)
+                "\(url.redacted) is not in the cache, and the client is offline", .unavailable, setting: .cacheMode)
         case .httpStatus(let status, let url):
             let sentence =
                 switch status {
@@ -185,20 +229,23 @@ public enum SpeciesError: Error, Sendable, Equatable {
         case .noServiceAnswered(let failures):
             return Facts(Self.describe(failures), .unavailable)
         case .unanswered(let cause, let host):
-            return Facts("the cache holds no answer from \(host)", cause.kind, setting: .builtInData)
+            return Facts("the cache holds no answer from \(host)", cause.facts.kind, setting: cause.facts.setting)
         case .cancelled:
-            return Facts("cancelled before an answer came", .unavailable)
+            return Facts("cancelled before an answer came", .cancelled)
         }
     }
 
-    private struct Facts {
+    struct Facts {
         var sentence: String
-        var kind: Kind
+        var kind: SpeciesError.Kind
         /// Nil: the sentence says it.
         var cause: String?
-        var setting: Setting?
+        var setting: SpeciesError.Setting?
 
-        init(_ sentence: String, _ kind: Kind = .nothingMatched, cause: String? = nil, setting: Setting? = nil) {
+        init(
+            _ sentence: String, _ kind: SpeciesError.Kind = .nothingMatched, cause: String? = nil,
+            setting: SpeciesError.Setting? = nil
+        ) {
             (self.sentence, self.kind, self.cause, self.setting) = (sentence, kind, cause, setting)
         }
     }
@@ -221,13 +268,18 @@ public enum SpeciesError: Error, Sendable, Equatable {
                 groups.append((what, [failure.service]))
             }
         }
-        return groups.map { alternatives($0.services, conjunction: "and") + " " + $0.what }.joined(separator: "; ")
+        return groups.map { Phrase.alternatives($0.services, conjunction: "and") + " " + $0.what }.joined(
+            separator: "; ")
     }
 
     /// Why the API did not answer, in a few words, for the notice that
     /// says what stood in for it.
     var cause: String { facts.cause ?? facts.sentence }
 
+}
+
+/// Words the messages of the library and the command line share.
+package enum Phrase {
     /// ` matching 'an'`, for messages about a search; nothing without one.
     package static func matching(_ search: String?) -> String {
         search.map { " matching '\(Excerpt.of($0))'" } ?? ""
@@ -240,9 +292,8 @@ public enum SpeciesError: Error, Sendable, Equatable {
     }
 }
 
-/// What in a body is not SWAPI JSON: what makes
-/// ``SpeciesError/invalidResponse(url:_:)``.
-public enum ResponseProblem: Sendable, Equatable {
+/// What in a body is not SWAPI JSON: what makes `Fault.invalidResponse`.
+enum ResponseProblem: Sendable, Equatable {
     /// The body is not JSON; it begins with this text (empty: no body).
     case notJSON(begins: String)
     /// The JSON breaks off or breaks its syntax: it may be cut short.
@@ -258,7 +309,7 @@ public enum ResponseProblem: Sendable, Equatable {
     /// The answer is in one service's form where an answer before was in
     /// another's (`swapi.tech's`, `swapi.dev's`).
     case formChanged(to: String, from: String)
-    /// The object has neither a name nor a URL: it is no species.
+    /// The object has no name, or its URL names no species of the service.
     case notASpecies
 
     var sentence: String {
@@ -271,14 +322,13 @@ public enum ResponseProblem: Sendable, Equatable {
         case .wrongType(let path, let expected): "'\(path)' is not \(expected)"
         case .namesOnly: "its results are names only, though asked with expanded=true"
         case .formChanged(let to, let from): "it answers in \(to) form, where an answer before was in \(from)"
-        case .notASpecies: "it has neither 'name' nor 'url': it is not a species"
+        case .notASpecies: "it is not a species of this service (an object with a name and its species URL)"
         }
     }
 }
 
-/// A limit of the client that an answer passes: what makes
-/// ``SpeciesError/tooLarge(url:_:)``.
-public enum Excess: Sendable, Equatable {
+/// A limit of the client that an answer passes: what makes `Fault.tooLarge`.
+enum Excess: Sendable, Equatable {
     /// The body is larger than this many bytes.
     case bytes(Int)
     /// The body holds more JSON values than this (one for every 48 bytes
@@ -311,10 +361,10 @@ public enum Excess: Sendable, Equatable {
 }
 
 /// How a page of a listing does not add up with the others: what makes
-/// ``SpeciesError/incomplete(url:_:)``. Every page carries page 1's count;
+/// `Fault.incomplete`. Every page carries page 1's count;
 /// every page but the last holds as many species as page 1 and links to the
 /// next; each species comes once, and matches the search.
-public enum ListingFault: Sendable, Equatable {
+enum ListingFault: Sendable, Equatable {
     /// The page counts this many species, where page 1 counted `from`.
     case countChanged(Int, from: Int)
     /// The page holds this many species, where its place in the listing
@@ -349,9 +399,8 @@ public enum ListingFault: Sendable, Equatable {
     }
 }
 
-/// Why a `next` link is not followed: what makes
-/// ``SpeciesError/badLink(url:link:_:)``.
-public enum LinkFault: Sendable, Equatable {
+/// Why a `next` link is not followed: what makes `Fault.badLink`.
+enum LinkFault: Sendable, Equatable {
     /// It is not an http(s) URL.
     case notHTTP
     /// It leads off the origin of the service, as the text names it.
@@ -375,25 +424,25 @@ public enum LinkFault: Sendable, Equatable {
 }
 
 /// A service of a list that did not answer, and why: what
-/// ``SpeciesError/noServiceAnswered(_:)`` lists.
-public struct ServiceFailure: Sendable, Equatable {
+/// `Fault.noServiceAnswered` lists.
+struct ServiceFailure: Sendable, Equatable {
     /// Its name in messages: `swapi.dev`.
-    public var service: String
+    var service: String
     /// Why it did not answer.
-    public var error: SpeciesError
+    var error: Fault
     /// What it had sent before it failed, and was dropped: `1 page, which
     /// is dropped`; empty when it sent nothing.
-    public var dropped: String
+    var dropped: String
 
     /// A failure of `service`, having sent what `dropped` says.
-    public init(service: String, error: SpeciesError, dropped: String = "") {
+    init(service: String, error: Fault, dropped: String = "") {
         self.service = service
         self.error = error
         self.dropped = dropped
     }
 }
 
-extension SpeciesError {
+extension Fault {
     /// What a transport's failure means for the answer.
     init(_ error: TransportError) {
         switch error.kind {
@@ -403,13 +452,6 @@ extension SpeciesError {
         default: self = .unreachable(error)
         }
     }
-}
-
-extension SpeciesError: LocalizedError, CustomStringConvertible {
-    /// The sentence of `message()`.
-    public var description: String { message() }
-    /// The sentence of `message()`.
-    public var errorDescription: String? { message() }
 }
 
 /// The reason phrases of RFC 9110 for the statuses SWAPI's services send.
@@ -425,4 +467,11 @@ enum HTTPStatusText {
     static func reason(_ status: Int) -> String {
         phrases[status] ?? (status >= 200 && status < 600 ? classes[status / 100] : nil) ?? "(not an HTTP status)"
     }
+}
+
+extension Fault: CustomStringConvertible {
+    /// The sentence, as ``SpeciesError/description`` says it.
+    var description: String { sentence }
+    /// The setting behind it, if one is.
+    var setting: SpeciesError.Setting? { facts.setting }
 }

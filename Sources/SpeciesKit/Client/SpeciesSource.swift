@@ -6,25 +6,25 @@ import Foundation
 /// source, from its first request to its last.
 protocol SpeciesSource: Sendable {
     /// Page `number`, of the species whose name matches `search`.
-    /// - Throws: `SpeciesError.noSuchPage` past the last page.
-    func page(_ number: Int, search: String?) async throws(SpeciesError) -> SpeciesPage
+    /// - Throws: `Fault.noSuchPage` past the last page.
+    func page(_ number: Int, search: String?) async throws(Fault) -> SpeciesPage
 
     /// Every species whose name matches `search` (every one without it), in
     /// API order; with a `limit`, only the pages that hold that many are
     /// read, and more species may come.
-    func species(matching search: String?, limit: Int?) async throws(SpeciesError) -> [StarWarsSpecies]
+    func species(matching search: String?, limit: Int?) async throws(Fault) -> [StarWarsSpecies]
 
-    /// - Throws: `SpeciesError.notFound` or `.notInBundledData`.
-    func species(id: Int) async throws(SpeciesError) -> StarWarsSpecies
+    /// - Throws: `Fault.notFound` or `.notInBundledData`.
+    func species(id: Int) async throws(Fault) -> StarWarsSpecies
 
     /// The species at `url`, a species URL of one of the services; another
     /// service's is the same id here.
-    func species(at url: URL) async throws(SpeciesError) -> StarWarsSpecies
+    func species(at url: URL) async throws(Fault) -> StarWarsSpecies
 
     /// The name or title, and episode, of a planet, person or film; nil
     /// when this source cannot know it (offline, and neither cached nor
     /// built in).
-    func resource(_ reference: ResourceReference) async throws(SpeciesError) -> RelatedResource?
+    func resource(_ reference: ResourceReference) async throws(Fault) -> RelatedResource?
 }
 
 extension BundledCatalog: SpeciesSource {
@@ -32,7 +32,7 @@ extension BundledCatalog: SpeciesSource {
         species(matching: search)
     }
 
-    func species(at url: URL) throws(SpeciesError) -> StarWarsSpecies {
+    func species(at url: URL) throws(Fault) -> StarWarsSpecies {
         guard let id = ResourceReference.species(in: url.absoluteString) else {
             throw .notInBundledData(what: "the species at \(url.redacted)")
         }

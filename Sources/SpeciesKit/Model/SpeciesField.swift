@@ -41,6 +41,8 @@ public enum SpeciesField: CaseIterable, Sendable {
     enum Kind {
         /// The number at the end of the URL; never read, always derived.
         case id
+        /// The species' URL, which every species has.
+        case url
         case text
         /// A planet's URL, where swapi.tech's `.../planets/null` is none.
         case planet
@@ -70,7 +72,7 @@ public enum SpeciesField: CaseIterable, Sendable {
         let set: (inout StarWarsSpecies, Value) -> Void
     }
 
-    /// The table: JSON key, `--fields` name, kind, and place in the model.
+    /// The table: JSON key, short name, kind, and place in the model.
     var row: Row {
         switch self {
         case .id: Row(key: "id", name: "id", kind: .id, get: { .number($0.id) }, set: { _, _ in })
@@ -125,7 +127,7 @@ public enum SpeciesField: CaseIterable, Sendable {
             Row(
                 key: "edited", name: "edited", kind: .date, get: { .date($0.editedTimestamp) },
                 set: { $0.editedTimestamp = $1.date })
-        case .url: Row(key: "url", name: "url", kind: .text, get: { .text($0.url) }, set: { $0.url = $1.text })
+        case .url: Row(key: "url", name: "url", kind: .url, get: { .text($0.url) }, set: { $0.url = $1.text ?? $0.url })
         }
     }
 

@@ -1,13 +1,13 @@
 /// Something in a response that could not be read and was left out: a
 /// field of a species, or a whole element of a list.
-public struct SpeciesIssue: Hashable, Sendable, CustomStringConvertible {
+struct SpeciesIssue: Hashable, Sendable, CustomStringConvertible {
     /// Which species: `'Wookie'`, `at <url>`, or `results[3]`.
-    public var species: String
+    var species: String
     /// The field left absent; nil when the whole element was skipped.
-    public var field: StarWarsSpecies.InvalidField?
+    var field: StarWarsSpecies.InvalidField?
 
     /// `species 'Wookie': field 'created' is not a valid UTC timestamp; treated as absent`, for a warning.
-    public var description: String {
+    var description: String {
         guard let field else { return "\(species) is not a species object; skipped" }
         return "species \(species): \(field); treated as absent"
     }

@@ -2,8 +2,8 @@
 /// and its species.
 public struct SpeciesPage: Sendable, Equatable {
     /// Species on a page: SWAPI's own pages hold 10, and where the client
-    /// pages a list itself (swapi.info's, a swapi.tech search, the data
-    /// built into species), it does the same.
+    /// pages a list itself (swapi.info's, a swapi.tech search, the SWAPI
+    /// data built in), it does the same.
     public static let size = 10
 
     /// From 1.
@@ -24,9 +24,9 @@ public struct SpeciesPage: Sendable, Equatable {
     }
 
     /// Page `number` of `species` (those matching `search`), `size` a page.
-    /// - Throws: `SpeciesError.noSuchPage` past the last page (an empty list
+    /// - Throws: `Fault.noSuchPage` past the last page (an empty list
     ///   has one, empty), saying how many there are.
-    init(slicing species: [StarWarsSpecies], page number: Int, search: String?) throws(SpeciesError) {
+    init(slicing species: [StarWarsSpecies], page number: Int, search: String?) throws(Fault) {
         let paging = Paging(count: species.count, size: Self.size)
         guard (1...paging.pages).contains(number) else {
             throw .noSuchPage(number, pages: paging.pages, search: search)

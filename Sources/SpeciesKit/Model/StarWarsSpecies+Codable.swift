@@ -27,10 +27,13 @@ extension StarWarsSpecies: Codable {
         /// The fields left absent because they could not be read, in the order of `SpeciesField`.
         public var invalidFields: [InvalidField]
 
-        /// Decodes any service's species object, or ``SpeciesJSON``'s, leniently.
+        /// Decodes any service's species object, or the one a species encodes
+        /// as, leniently but for its URL.
+        /// - Throws: `DecodingError` when there is no object, or no URL as a string.
         public init(from decoder: any Decoder) throws {
-            var reader = FieldReader(container: try decoder.container(keyedBy: FieldKey.self))
-            var species = StarWarsSpecies()
+            let container = try decoder.container(keyedBy: FieldKey.self)
+            var reader = FieldReader(container: container)
+            var species = StarWarsSpecies(url: try container.decode(String.self, forKey: FieldKey(.url)))
             for field in SpeciesField.allCases {
                 reader.read(field, into: &species)
             }
@@ -64,15 +67,17 @@ extension StarWarsSpecies: Codable {
         }
     }
 
-    /// Decodes any service's species object, or ``SpeciesJSON``'s: a field
-    /// that cannot be read is absent, without an error (``Decoded`` says which).
+    /// Decodes any service's species object, or the one a species encodes
+    /// as: a field that cannot be read is absent, without an error
+    /// (``Decoded`` says which), but for the URL.
+    /// - Throws: `DecodingError` when there is no object, or no URL as a string.
     public init(from decoder: any Decoder) throws {
         self = try Decoded(from: decoder).species
     }
 
-    /// The object ``SpeciesJSON`` writes: every key, absent values as null,
-    /// dates as UTC timestamps with microseconds. (The JSON encoder chooses
-    /// the order of the keys; ``SpeciesJSON`` writes them in their order.)
+    /// Every field by its JSON key (``SpeciesField/key``), absent values as
+    /// null, dates as UTC timestamps with microseconds. (The encoder chooses
+    /// the order of the keys.)
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: FieldKey.self)
         for field in SpeciesField.allCases {
@@ -90,7 +95,9 @@ extension StarWarsSpecies: Codable {
 /// Reads the fields of one species object the way `docs/species-model.md` says,
 /// turning a value of the wrong type into an absent one and noting its key.
 /// Null is absent without complaint. Each read tries the API's type first,
-/// which is also the common case.
+/// which is also the common case. A key of two words is read as SWAPI
+/// writes it, else as `JSONDecoder`'s `.convertFromSnakeCase` makes it
+/// (`averageHeight`).
 private struct FieldReader {
     typealias Key = StarWarsSpecies.FieldKey
 
@@ -99,10 +106,11 @@ private struct FieldReader {
 
     mutating func read(_ field: SpeciesField, into species: inout StarWarsSpecies) {
         let row = field.row
-        let key = Key(stringValue: row.key)
+        var key = Key(stringValue: row.key)
+        if row.key.contains("_"), !container.contains(key) { key = Key(stringValue: Self.camelCase(row.key)) }
         let value: SpeciesField.Value
         switch row.kind {
-        case .id: return
+        case .id, .url: return
         case .text: value = .text(string(key))
         case .planet: value = .text(string(key).flatMap(Self.planet))
         case .number: value = .number(number(key))
@@ -111,6 +119,12 @@ private struct FieldReader {
         case .date: value = .date(date(key))
         }
         row.set(&species, value)
+    }
+
+    /// `average_height` as `averageHeight`.
+    private static func camelCase(_ key: String) -> String {
+        let words = key.split(separator: "_")
+        return words[0] + words.dropFirst().map(\.capitalized).joined()
     }
 
     /// swapi.tech writes `.../planets/null` for a species without a
@@ -128,8 +142,8 @@ private struct FieldReader {
     }
 
     /// A numeric string gives its integer; `n/a`, `unknown` and any other
-    /// string are absent without complaint; a whole JSON number (as in
-    /// `--json` output) is taken as it is.
+    /// string are absent without complaint; a whole JSON number (as a
+    /// species encodes it) is taken as it is.
     private mutating func number(_ key: Key) -> Int? {
         if let text = try? container.decodeIfPresent(String.self, forKey: key) {
             return Int(text)
@@ -141,7 +155,7 @@ private struct FieldReader {
         }
     }
 
-    /// SWAPI's comma-separated string, or a list (as in `--json` output).
+    /// SWAPI's comma-separated string, or a list (as a species encodes it).
     private mutating func colors(_ key: Key) -> [String]? {
         if let text = try? container.decodeIfPresent(String.self, forKey: key) {
             return CommaList.split(text)

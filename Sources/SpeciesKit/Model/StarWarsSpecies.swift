@@ -4,13 +4,17 @@ import Foundation
 /// values.
 ///
 /// It decodes from any SWAPI service's species object and from the object
-/// ``SpeciesJSON`` writes, and encodes as the latter. Decoding is lenient:
-/// a field of the wrong JSON type, or a date that does not exist, is
-/// absent, and no error is thrown. Decode ``Decoded`` instead to learn
+/// it encodes as (its fields by their JSON keys, with lists, numbers and
+/// microseconds as they are), with `JSONDecoder`'s default keys or its
+/// `.convertFromSnakeCase`. A species has its
+/// URL: an object without one, as a string, throws. Otherwise decoding is
+/// lenient: a field of the wrong JSON type, or a date that does not exist,
+/// is absent, and no error is thrown. Decode ``Decoded`` instead to learn
 /// which fields those were.
 public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
-    /// The species' own URL, as its service writes it.
-    public var url: String?
+    /// The species' own URL, as its service writes it:
+    /// `https://swapi.dev/api/species/3/`.
+    public var url: String
     /// `Wookie`.
     public var name: String?
     /// `mammal`, `reptile`, `artificial`.
@@ -52,9 +56,9 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
         set { editedTimestamp = newValue.map(Timestamp.init) }
     }
 
-    /// A species with these values; every one may be absent.
+    /// A species at `url`, with these values; every other may be absent.
     public init(
-        url: String? = nil, name: String? = nil, classification: String? = nil,
+        url: String, name: String? = nil, classification: String? = nil,
         designation: String? = nil, averageHeight: Int? = nil, skinColors: [String]? = nil,
         hairColors: [String]? = nil, eyeColors: [String]? = nil, averageLifespan: String? = nil,
         homeworld: String? = nil, language: String? = nil, people: [String] = [],
@@ -77,15 +81,14 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
         editedTimestamp = edited.map(Timestamp.init)
     }
 
-    /// The number at the end of `url`: `.../species/3/` gives 3.
-    public var id: Int? {
-        url.flatMap(ResourceReference.number(in:))
+    /// The number at the end of `url`: `.../species/3/` gives 3; 0 for a
+    /// URL that ends with none, which no species of a service has.
+    public var id: Int {
+        ResourceReference.number(in: url) ?? 0
     }
 
     /// How messages name the species: its name, else its URL.
     package var displayName: String {
-        if let name { return "'\(name)'" }
-        if let url { return "at \(url)" }
-        return "without a name or URL"
+        name.map { "'\($0)'" } ?? "at \(url)"
     }
 }

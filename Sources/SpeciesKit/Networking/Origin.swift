@@ -61,7 +61,7 @@ extension URL {
     }
 
     /// The URL for messages: credentials show as `***`, so that a password
-    /// in `--base-url` never reaches a terminal or a log, and a long one is
+    /// in an API root never reaches a terminal or a log, and a long one is
     /// cut in its middle (`Excerpt`).
     package var redacted: String {
         Excerpt.of(absoluteString, limit: 200)

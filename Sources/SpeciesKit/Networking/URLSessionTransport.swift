@@ -31,7 +31,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///   - userAgent: the `User-Agent` of every request.
     public init(
         maxResponseSize: Int = SpeciesClient.Configuration.defaultMaxResponseSize,
-        userAgent: String = "species/\(SpeciesRelease.version)"
+        userAgent: String = "SpeciesKit/\(SpeciesRelease.version)"
     ) {
         self.userAgent = userAgent
         delegate = SessionDelegate(maxResponseSize: maxResponseSize)

@@ -9,9 +9,9 @@
 /// before the sign, or with a fullwidth `＝`, `＋`, `－` or `＠`): such a
 /// cell gets a `'` before it, as OWASP's advice on CSV injection says,
 /// unless it is a number (`-5`, `+1.5`), which stays a number.
-public enum SpeciesCSV {
+package enum SpeciesCSV {
     /// The header row and a record per species, of `fields`.
-    public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
+    package static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
         var text = record(fields.map(\.name))
         for item in species {
             text += record(fields.map { $0.text(of: item) ?? "" })

@@ -4,13 +4,13 @@ import Foundation
 /// as `null`, dates as UTC ISO 8601 with microseconds. Given
 /// `fields`, only their keys, in that order. `colored`, in jq's default
 /// colours (`jq -C`).
-public enum SpeciesJSON {
+package enum SpeciesJSON {
     /// Output is handed over in pieces of about this size.
     private static let chunk = 64 * 1024
 
     /// One species as a JSON object: indented as `jq .` would print it, or,
     /// not `pretty`, on one line; with `related`, its last key is `related`.
-    public static func object(
+    package static func object(
         _ species: StarWarsSpecies, related: RelatedResources? = nil, pretty: Bool = true, colored: Bool = false
     ) -> String {
         var json = JSONText(pretty: pretty, colored: colored)
@@ -21,7 +21,7 @@ public enum SpeciesJSON {
 
     /// Species as one JSON array, indented as `jq .` would print it,
     /// handed to `output` in pieces as it is made.
-    public static func writeArray(
+    package static func writeArray(
         _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases,
         colored: Bool = false,
         to output: ([UInt8]) throws -> Void
@@ -39,7 +39,7 @@ public enum SpeciesJSON {
 
     /// JSON lines: one compact object and a newline per species, handed to
     /// `output` in pieces as they are made.
-    public static func writeLines(
+    package static func writeLines(
         _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases,
         colored: Bool = false,
         to output: ([UInt8]) throws -> Void

@@ -5,9 +5,9 @@
 /// HTML's entities (so no tag of a server's reaches a Markdown renderer),
 /// and a line break is `<br>`; control characters are escaped
 /// (`\u{1B}`); an absent value is empty.
-public enum SpeciesMarkdown {
+package enum SpeciesMarkdown {
     /// The header row, the separator and a row per species, of `fields`.
-    public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
+    package static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
         guard !fields.isEmpty else { return "" }
         let rows = [fields.map(\.name)] + species.map { item in fields.map { cell($0.text(of: item) ?? "") } }
         // A separator cell has three characters at least.

@@ -2,7 +2,7 @@
 /// lifespans as numbers; species without a value (or whose lifespan is not a
 /// number, such as `indefinite`) come last, whichever the direction. Ties
 /// keep the order given.
-public enum SpeciesOrder: String, Sendable, CaseIterable {
+package enum SpeciesOrder: String, Sendable, CaseIterable {
     /// By name, ignoring case.
     case name
     /// By average height, as a number.
@@ -11,7 +11,7 @@ public enum SpeciesOrder: String, Sendable, CaseIterable {
     case lifespan
 
     /// `species` in this order, or its reverse; absent values last either way.
-    public func sorted(_ species: [StarWarsSpecies], reversed: Bool) -> [StarWarsSpecies] {
+    package func sorted(_ species: [StarWarsSpecies], reversed: Bool) -> [StarWarsSpecies] {
         let keyed = species.enumerated().map { (position: $0.offset, species: $0.element, key: key(of: $0.element)) }
         return keyed.sorted { first, second in
             switch (first.key, second.key) {

@@ -2,9 +2,9 @@
 /// line per species. In values, a backslash, tab, newline or carriage
 /// return is written `\\`, `\t`, `\n`, `\r`; other control characters
 /// are escaped (`\u{1B}`); an absent value is empty.
-public enum SpeciesTSV {
+package enum SpeciesTSV {
     /// The header row and a line per species, of `fields`.
-    public static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
+    package static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
         var text = fields.map(\.name).joined(separator: "\t") + "\n"
         for item in species {
             text += fields.map { escape($0.text(of: item) ?? "") }.joined(separator: "\t") + "\n"

@@ -1,5 +1,5 @@
 /// Species as an aligned text table, fitted to a width when one is given.
-public enum SpeciesTable {
+package enum SpeciesTable {
     /// Shown for an absent value.
     static let missing = "-"
     /// The fewest columns a cut column keeps: fewer show no useful part of
@@ -11,7 +11,7 @@ public enum SpeciesTable {
     /// in the server's values are escaped (`\u{1B}`). Within `width`,
     /// only the columns of `columns(_:fields:width:)`; with `color`, the
     /// header is bold and absent values are dim.
-    public static func render(
+    package static func render(
         _ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults, width: Int? = nil,
         color: Bool = false
     ) -> String {
@@ -35,7 +35,7 @@ public enum SpeciesTable {
     /// Then the first left out comes back cut, when what is left shows a
     /// useful part of it (text only: a cut number would read as another
     /// number).
-    public static func columns(_ species: [StarWarsSpecies], fields: [SpeciesField], width: Int?) -> [SpeciesField] {
+    package static func columns(_ species: [StarWarsSpecies], fields: [SpeciesField], width: Int?) -> [SpeciesField] {
         Layout(species, fields: fields, width: width).columns.map(\.field)
     }
 

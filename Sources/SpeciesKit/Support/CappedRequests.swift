@@ -1,6 +1,6 @@
 /// Work on items as children of a task group, at most `limit` at once, each
 /// result handed back as it comes: the pages of a listing, the links of
-/// `--related`. What is handed back says what to add, or that the work is
+/// the related resources of a species. What is handed back says what to add, or that the work is
 /// over, which cancels what is still running.
 enum CappedRequests {
     enum Next<Item, Ending> {

@@ -1,5 +1,6 @@
-/// What the client reports while it works, for a person to read: stderr in
-/// the tool. Nothing reported here is part of a result.
+/// What the client reports while it works, for a person to read: where it
+/// goes is the app's (``SpeciesClient/init(configuration:transport:diagnostics:clock:)``).
+/// Nothing reported here is part of a result.
 public protocol Diagnostics: Sendable {
     /// Something was wrong, and the answer goes on without it.
     func warning(_ message: String)
@@ -7,9 +8,9 @@ public protocol Diagnostics: Sendable {
     func note(_ message: String)
     /// What is being fetched, such as "fetching page 3 of 4…".
     func progress(_ message: String)
-    /// A step of the client's work, for whoever asked to see them
-    /// (`--verbose`): each request and where its answer came from, the
-    /// dialect of a service, a service given up on, the page plan.
+    /// A step of the client's work, for whoever asks to see them: each
+    /// request and where its answer came from, the dialect of a service, a
+    /// service given up on, the page plan.
     func trace(_ message: String)
 }
 

@@ -21,14 +21,16 @@ public struct ServerSession: Sendable {
             dialect: dialect == "drf" ? nil : dialect)
     }
 
-    /// The paths requested under that root so far, in order.
+    /// The paths requested under that root so far, in order; with
+    /// `agents`, the `User-Agent` of each.
     public func requests(
-        fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil, atLeast count: Int = 0
+        fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil, atLeast count: Int = 0,
+        agents: Bool = false
     ) async throws -> [String] {
         let dialect = dialect == "drf" ? nil : dialect
         return try await server.value.requests(
             session: path(fault: fault, delay: delay, gate: gate) + (dialect.map { "/dialect=\($0)" } ?? ""),
-            atLeast: count)
+            atLeast: count, agents: agents)
     }
 
     private func path(fault: String?, faulty: Int? = nil, delay: Int?, gate: Int?) -> String {

@@ -91,8 +91,9 @@ public final class FixtureServer: Sendable {
     /// The paths requested in `session` so far, in order; with `atLeast`,
     /// once there are that many: the server answers when the request comes,
     /// so no one polls.
-    public func requests(session: String, atLeast count: Int = 0) async throws -> [String] {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/\(session)/_log?wait=\(count)")!)
+    public func requests(session: String, atLeast count: Int = 0, agents: Bool = false) async throws -> [String] {
+        var request = URLRequest(
+            url: URL(string: "http://127.0.0.1:\(port)/\(session)/_log?wait=\(count)\(agents ? "&agents=1" : "")")!)
         request.timeoutInterval = 600
         let (data, _) = try await URLSession.shared.data(for: request)
         return try JSONDecoder().decode([String].self, from: data)

@@ -1,0 +1,192 @@
+import Foundation
+import SpeciesKit
+import Testing
+import TestSupport
+
+/// SpeciesKit as a package that depends on it uses it: its public API only,
+/// the real transport against a local SWAPI, and a cache folder of its own.
+@Suite("SpeciesKit as its users use it")
+struct PublicAPITests {
+    let folder = Fixtures.temporaryFolder("public-api")
+    let session = ServerSession()
+
+    private func client(_ roots: [APIRoot], cached: Bool = true, mode: CachePolicy.Mode = .normal) -> SpeciesClient {
+        SpeciesClient(
+            configuration: .init(
+                roots: roots, retries: 0, cache: CachePolicy(directory: cached ? folder : nil, maxAge: 0, mode: mode)))
+    }
+
+    private func root(fault: String? = nil) async throws -> APIRoot {
+        try #require(APIRoot(try await session.root(fault: fault)))
+    }
+
+    /// What `body` throws, as a caller's `do throws(SpeciesError)` gets it.
+    private func error(_ body: () async throws(SpeciesError) -> Void) async -> SpeciesError? {
+        do throws(SpeciesError) {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func everyMethodAnswersFromTheServiceItNames() async throws {
+        let root = try await root()
+        let client = client([root], cached: false)
+        let page = try await client.page(2)
+        #expect(page.value.number == 2 && page.value.pageCount == 4 && page.value.species.count == 10)
+        #expect(page.source == .service(root) && "\(page.source)" == "127.0.0.1:\(root.url.port ?? 0)")
+        #expect(try await client.allSpecies(search: "an").value.count == 17)
+        #expect(try await client.allSpecies(limit: 12).value.map(\.id) == Array(1...12))
+        let wookie = try await client.species(.name("wookie")).value
+        #expect(wookie.id == 3 && wookie.url == root.url.absoluteString + "species/3/")
+        #expect(try await client.species(.id(3)).value == wookie)
+        #expect(try await client.species(.url(try #require(URL(string: wookie.url)))).value == wookie)
+        let (hutt, related) = try await client.speciesAndRelated(.name("hutt")).value
+        #expect(hutt.name == "Hutt" && related.homeworld == .named("Nal Hutta"))
+        let all = try await client.allSpecies().value
+        #expect(Set(all.map(\.id)).count == 37, "no two species share an id")
+        #expect(
+            try await session.requests(agents: true).allSatisfy { $0 == "SpeciesKit/\(SpeciesRelease.version)" },
+            "the library's own User-Agent")
+    }
+
+    /// Nonsense is refused before any request, as a bad question, never a trap.
+    @Test func aQuestionThatCannotBeAskedIsRefusedUnasked() async throws {
+        let transport = try StubTransport.recordedSWAPI()
+        let client = SpeciesClient(configuration: .init(roots: [.swapi]), transport: transport)
+        let refused: [(String, () async throws(SpeciesError) -> Void)] = [
+            ("limit -1", { () throws(SpeciesError) in _ = try await client.allSpecies(limit: -1) }),
+            ("page 0", { () throws(SpeciesError) in _ = try await client.page(0) }),
+            ("id -1", { () throws(SpeciesError) in _ = try await client.species(.id(-1)) }),
+            ("empty name", { () throws(SpeciesError) in _ = try await client.species(.name("")) }),
+            ("blank name", { () throws(SpeciesError) in _ = try await client.speciesAndRelated(.name(" \t")) }),
+            (
+                "long name",
+                { () throws(SpeciesError) in _ = try await client.species(.name(String(repeating: "x", count: 100_000)))
+                }
+            ),
+            ("search without a word", { () throws(SpeciesError) in _ = try await client.allSpecies(search: ",") }),
+            (
+                "long search",
+                { () throws(SpeciesError) in _ = try await client.page(search: String(repeating: "an ", count: 100)) }
+            ),
+        ]
+        for (question, ask) in refused {
+            let refusal = await error(ask)
+            #expect(refusal?.kind == .badQuestion, "\(question): \(String(describing: refusal))")
+        }
+        let settings: [(SpeciesClient.Configuration, SpeciesError.Setting)] = [
+            (.init(roots: [.swapi], timeout: .nan), .timeout), (.init(roots: [.swapi], timeout: -1), .timeout),
+            (.init(roots: [.swapi], retries: -1), .retries),
+            (.init(roots: [.swapi], maxResponseSize: -1), .maxResponseSize),
+            (.init(roots: [.swapi], cache: CachePolicy(directory: nil, maxAge: .infinity)), .maxAge),
+        ]
+        for (configuration, setting) in settings {
+            let client = SpeciesClient(configuration: configuration, transport: transport)
+            let refusal = await error { () throws(SpeciesError) in _ = try await client.page() }
+            #expect(refusal?.kind == .badQuestion && refusal?.setting == setting, "\(String(describing: refusal))")
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
+    /// `.url` is the URL checked, and what is sent: the root's scheme, no
+    /// credentials, no backslash, the path as the service writes it.
+    @Test func aURLIsAskedAsItWasChecked() async throws {
+        let root = try await root()
+        let client = client([root], cached: false)
+        let base = root.url.absoluteString
+        let host = try #require(root.url.host())
+        for refused in [
+            base.replacingOccurrences(of: "http://", with: "https://") + "species/3/",
+            base.replacingOccurrences(of: "http://", with: "http://user:secret@") + "species/3/",
+            base.replacingOccurrences(of: host, with: "\(host)\\@evil.example") + "species/3/",
+            base.uppercased() + "SPECIES/3/", base + "planets/3/", base + "species/3/?x=1",
+        ] {
+            let query = SpeciesQuery.url(try #require(URL(string: refused) ?? URL(string: "http://x/")))
+            #expect(
+                await error { () throws(SpeciesError) in _ = try await client.species(query) }?.kind == .badQuestion,
+                "\(refused)")
+        }
+        #expect(try await session.requests().isEmpty)
+        let shouted = base.replacingOccurrences(of: "http://", with: "HTTP://") + "species/3/"
+        let answer = try await client.species(.url(try #require(URL(string: shouted))))
+        #expect(answer.value.name == "Wookie")
+        #expect(try await session.requests().map { $0.hasSuffix("/api/species/3/") } == [true])
+    }
+
+    /// Cancelling the task that asks ends the answer at once, as `cancelled`.
+    @Test func cancellingTheTaskIsCancelled() async throws {
+        let client = client([try await root(fault: "hang")], cached: false)
+        let asking = Task { () async -> SpeciesError? in
+            await error { () throws(SpeciesError) in _ = try await client.allSpecies() }
+        }
+        _ = try await session.requests(fault: "hang", atLeast: 1)
+        asking.cancel()
+        #expect(await asking.value?.kind == .cancelled)
+    }
+
+    /// The cache's answer says when what it holds was fetched.
+    @Test func theCacheTellsWhenItsAnswerWasFetched() async throws {
+        let server = try await FixtureServer.start()
+        let root = try #require(APIRoot(server.root(session: FixtureServer.newSession())))
+        let before = Date()
+        _ = try await client([root]).page()
+        let after = Date()
+        await server.stop()
+        let answer = try await client([root]).page()
+        guard case .cache(let cached, let fetched) = answer.source else { return #expect(Bool(false)) }
+        #expect(cached == root && fetched >= before.addingTimeInterval(-1) && fetched <= after)
+        #expect("\(answer.source)".hasPrefix("the cache of 127.0.0.1:\(server.port), as fetched "))
+    }
+
+    /// The SWAPI data built in stands in for SWAPI's services only,
+    /// online and offline alike.
+    @Test func theBuiltInDataStandsInForSWAPIsServicesOnly() async throws {
+        let copy = try await root()
+        let offline = await error { () throws(SpeciesError) in _ = try await client([copy], mode: .offline).page() }
+        #expect(offline?.kind == .unavailable && offline?.setting == .cacheMode, "\(String(describing: offline))")
+        let swapi = try await client([.swapi], mode: .offline).species(.id(3))
+        #expect(swapi.value.name == "Wookie" && "\(swapi.source)".hasPrefix("the SWAPI data built into SpeciesKit"))
+    }
+
+    /// The JSON tutorials' decoder gives the same species; one without
+    /// its URL is no species.
+    @Test func decodingLosesNoFieldWithTheTutorialsDecoder() throws {
+        let body = try Fixtures.data("swapi/species-3.json")
+        let snakeCase = JSONDecoder()
+        snakeCase.keyDecodingStrategy = .convertFromSnakeCase
+        let plain = try JSONDecoder().decode(StarWarsSpecies.Decoded.self, from: body)
+        let tutorial = try snakeCase.decode(StarWarsSpecies.Decoded.self, from: body)
+        #expect(tutorial.species == plain.species && tutorial.invalidFields.isEmpty)
+        #expect(plain.species.averageHeight == 210 && plain.species.skinColors == ["gray"])
+        #expect(throws: DecodingError.self) {
+            _ = try JSONDecoder().decode(StarWarsSpecies.self, from: Data(#"{"name":"Ewok"}"#.utf8))
+        }
+    }
+
+    /// Values print in a user's words.
+    @Test func valuesPrintInAUsersWords() throws {
+        #expect("\(APIRoot.swapi)" == "https://swapi.dev/api/")
+        #expect("\(SpeciesQuery.name("Wookie"))" == "'Wookie'" && "\(SpeciesQuery.id(3))" == "species 3")
+        #expect(
+            "\(AnswerSource.builtInData(recorded: "2026-11-21"))"
+                == "the SWAPI data built into SpeciesKit, recorded 2026-11-21")
+        #expect("\(SpeciesError.Kind.nothingMatched)" == "nothing matched")
+    }
+
+    /// A `Task` carries the typed error as its value, as the getting-started
+    /// article shows: with nothing else to catch.
+    @Test func aTaskCarriesTheTypedError() async throws {
+        let client = client([try await root()], cached: false)
+        let task = Task { () async -> Result<StarWarsSpecies, SpeciesError> in
+            do throws(SpeciesError) {
+                return .success(try await client.species(.id(99)).value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard case .failure(let failure) = await task.value else { return #expect(Bool(false)) }
+        #expect(failure.kind == .nothingMatched && failure.url?.path.hasSuffix("/species/99") == true)
+    }
+}
