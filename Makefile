@@ -80,15 +80,28 @@ build:
 # commit and date (SPECIES_MAKE tells a test so).
 TEST_INSTALL = $(MAKE) --no-print-directory install PREFIX="$(abspath .build/test-install)" \
   SCRATCH="$(abspath .build/test-release)" HINTS=no >/dev/null
+# swift test's whole output goes to TEST_LOG; what a person needs of it is
+# shown (Tests/Tools/test_summary.py): build errors, each failure with its
+# message, skipped tests, the closing line. A fixture server that outlives
+# the run is a bug of the tests: its stdin, held by the test process only,
+# closes at its end.
+TEST_LOG = .build/test.log
+SERVERS = pgrep -f "$(abspath Tests/Tools)/[s]wapi_server.py"
 test:
 	@echo "make install into .build/test-install, for the end-to-end tests of the installed build"
 	@$(TEST_INSTALL)
-	SPECIES_MAKE=1 $(SWIFT) test --disable-xctest $(BUILD_INFO)
+	@echo "swift test (about 3 minutes; everything it says is in $(TEST_LOG))"
+	@{ SPECIES_MAKE=1 $(SWIFT) test --disable-xctest $(BUILD_INFO) 2>&1; echo $$? > .build/test.status; } \
+	  | python3 Tests/Tools/test_summary.py $(TEST_LOG)
+	@for wait in 1 2 3 4 5 6 7 8 9 10; do $(SERVERS) >/dev/null || break; sleep 0.5; done; \
+	  if $(SERVERS) >/dev/null; then echo "make: fixture servers outlived the tests:" >&2; $(SERVERS) -a >&2; exit 1; fi
+	@exit $$(cat .build/test.status)
 
-# The build's progress goes to stderr, so that `make -s run ARGS="... --json"
-# | jq` sees only species' output.
+# species alone, not the tests' support; of the build's output only errors
+# and warnings, on stderr, so that `make -s run ARGS="... --json" | jq` sees
+# only species' output.
 run:
-	@$(SWIFT) build $(BUILD_INFO) >&2
+	@$(SWIFT) build --product species --quiet $(BUILD_INFO) >&2
 	@"$$($(SWIFT) build --show-bin-path)/species" $(ARGS)
 
 # The release build, with the Swift runtime linked in (a faster start, one
@@ -108,8 +121,8 @@ release:
 # One stripped executable, its manual page, its completion scripts where
 # bash-completion, zsh and fish look for them, and its README and licences
 # (the code's, and the SWAPI data's, which the executable carries). Then, on
-# this machine, it says which shell will not look where the scripts went,
-# and the line that makes it.
+# this machine, it says whether PATH leads to the executable and which shell
+# will not look where the scripts went, and the line that makes each.
 install: release
 	@bin="$$($(RELEASE) --show-bin-path)/species"; \
 	  install -d "$(BIN_DIR)" "$(MAN_DIR)" "$(BASH_DIR)" "$(ZSH_DIR)" "$(FISH_DIR)" "$(DOC_DIR)" && \
@@ -127,6 +140,8 @@ install: release
 # script: zsh's $$fpath; fish's completion path (its own config, not the
 # user's); bash-completion's XDG_DATA_DIRS and ~/.local/share.
 SHELL_HINTS = \
+  case ":$$PATH:" in *":$(BIN_DIR):"*) ;; \
+    *) echo "your PATH does not hold $(BIN_DIR); add to ~/.profile: export PATH=\"$(BIN_DIR):\$$PATH\"";; esac; \
   share="$(PREFIX)/share"; \
   if command -v zsh >/dev/null && ! zsh -fc 'print -l -- $$fpath' | grep -qxF "$(ZSH_DIR)"; then \
     echo "zsh does not look in $(ZSH_DIR); add to ~/.zshrc, before compinit: fpath=($(ZSH_DIR) \$$fpath)"; fi; \

@@ -7,6 +7,9 @@ protocol CommandDiagnostics: Diagnostics {
     func error(_ failure: CommandError)
     /// The fetching is over: any progress line goes.
     func progressEnded()
+    /// A note for a person at a terminal, which a pipe does not get: where
+    /// a page stands, what a table leaves out.
+    func hint(_ message: String)
 }
 
 /// What a command needs to run: the API, and where results and messages go.

@@ -6,22 +6,18 @@ import SpeciesKit
 /// (`ListCommand.options`, `ShowCommand.options`), or the global ones
 /// (`GlobalSettings.options`).
 enum Options {
-    static let help = OptionDefinition(["-h", "--help"], summary: "Show help information")
-    static let version = OptionDefinition(["-V", "--version"], summary: "Show the version")
+    static let help = OptionDefinition(["-h", "--help"], everywhere: true, summary: "Show help information")
+    static let version = OptionDefinition(["-V", "--version"], everywhere: true, summary: "Show the version")
 
     /// The global options, as the root's help explains them: every command
-    /// takes them before its name; `list` and `show` take them after it too.
+    /// takes them before its name; after it, those that ask services take
+    /// them all, the others those marked `everywhere`.
     static let global = GlobalSettings.options.map(\.definition) + [version]
 
     /// The options people use most, which the root's help lists first.
     static let everyday =
         [GlobalSettings.baseURL, GlobalSettings.offline, GlobalSettings.timeout, GlobalSettings.color].map(\.definition)
         + [GlobalSettings.quiet, GlobalSettings.verbose].map(\.definition) + [version, help]
-
-    /// The global options that a command which asks no service takes after
-    /// its name too; the others mean nothing to it there, and are refused.
-    static let everywhere =
-        [GlobalSettings.color, GlobalSettings.quiet, GlobalSettings.verbose].map(\.definition) + [version]
 }
 
 /// The commands of `species` (contract: docs/cli.md).
@@ -29,9 +25,8 @@ enum Commands {
     static let list = CommandDefinition(
         path: "species list",
         abstract: "Print one page of species, every page, or the first n, as a table, TSV, CSV, Markdown or JSON.",
-        options: ListCommand.options.map(\.definition) + [Options.help],
-        globalOptions: Options.global,
-        exclusive: ListCommand.exclusive,
+        options: ListCommand.options.map(\.definition) + [Options.help], asksServices: true,
+        exclusive: ListCommand.exclusive, alternatives: [ListCommand.formats],
         examples: [
             Example(
                 command: "species list --sort height --reverse --limit 5 --format markdown",
@@ -53,9 +48,8 @@ enum Commands {
                     "A species name, matched case-insensitively: an exact match wins, else the single species whose name holds every word. Or a species id, or a species URL of one of the services."
             )
         ],
-        options: ShowCommand.options.map(\.definition) + [Options.help],
-        globalOptions: Options.global,
-        exclusive: ShowCommand.exclusive,
+        options: ShowCommand.options.map(\.definition) + [Options.help], asksServices: true,
+        alternatives: [ShowCommand.options.prefix(3).map(\.definition)],
         examples: [
             Example(command: "species show wookie", description: "The Wookie's description."),
             Example(
@@ -76,7 +70,7 @@ enum Commands {
                     "info: where the cache is, how many entries and how old, and which service answers; clear: remove every entry."
             )
         ],
-        options: [Options.help], globalOptions: Options.everywhere,
+        options: [Options.help],
         examples: [
             Example(command: "species cache info", description: "Where the cache is, and what it holds."),
             Example(command: "species cache clear", description: "Empty it."),
@@ -86,7 +80,7 @@ enum Commands {
         path: "species completions",
         abstract: "Print a script that completes species' commands, options and species names in a shell.",
         arguments: [.choosing(Shell.allCases.map(\.rawValue), help: "The shell.")],
-        options: [Options.help], globalOptions: Options.everywhere,
+        options: [Options.help],
         examples: [
             Example(command: "source <(species completions bash)", description: "Completion in this bash."),
             Example(
@@ -98,27 +92,27 @@ enum Commands {
         path: "species help",
         abstract: "Show help for a subcommand.",
         arguments: [ArgumentDefinition(label: "<subcommand>", help: "The subcommand to explain.", optional: true)],
-        options: [Options.help], globalOptions: Options.everywhere,
+        options: [Options.help],
         examples: [
             Example(command: "species help list", description: "The options of list."),
             Example(command: "species help", description: "The subcommands."),
         ])
 
-    /// For the completion scripts: the names of cached (else bundled) species.
-    static let completeNames = CommandDefinition(
-        path: "species __complete-names", abstract: "Print the species names known offline, one a line.",
-        options: [Options.help], globalOptions: [GlobalSettings.baseURL.definition],
+    /// For the completion scripts: what fits the words typed so far.
+    static let complete = CommandDefinition(
+        path: "species __complete",
+        abstract: "Print what completes the last of the words given, for a shell, one a line.",
+        arguments: [ArgumentDefinition(label: "<shell> <word>...", help: "The shell, then the words after species.")],
         hidden: true)
 
     /// For `make man`: the manual page.
     static let manualPage = CommandDefinition(
-        path: "species __manpage", abstract: "Print the manual page.", options: [Options.help],
-        globalOptions: Options.everywhere, hidden: true)
+        path: "species __manpage", abstract: "Print the manual page.", options: [Options.help], hidden: true)
 
     /// Whether the workarounds of Sources/URLSessionFixes are in place.
     static let selfCheck = CommandDefinition(
         path: "species __selfcheck", abstract: "Say which workarounds for FoundationNetworking are engaged.",
-        options: [Options.help], globalOptions: Options.everywhere, hidden: true)
+        options: [Options.help], hidden: true)
 
     static let root = CommandDefinition(
         path: "species",
@@ -134,7 +128,7 @@ enum Commands {
         ],
         leadsToSubcommands: true)
 
-    static let subcommands = [list, show, cache, completions, helpCommand, completeNames, manualPage, selfCheck]
+    static let subcommands = [list, show, cache, completions, helpCommand, complete, manualPage, selfCheck]
 
     /// The subcommands people see.
     static var visibleSubcommands: [CommandDefinition] { subcommands.filter { !$0.hidden } }

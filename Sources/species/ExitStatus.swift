@@ -13,22 +13,28 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     /// Never returned: the shell reports Ctrl-C's SIGINT so.
     case interrupted = 130
 
-    /// What the status says, as the manual page puts it.
+    /// What the status says: the manual page's and docs/cli.md's words.
     var meaning: String {
         switch self {
         case .success: "Success, also when the cache or the built-in data answered for an API that could not."
         case .nothingMatched:
-            "Nothing matched: no such name, id or page, a search with no results, or an ambiguous name."
+            "Nothing matched: no such name, id or page, a search without results, or an ambiguous name."
         case .usage:
-            "Usage error: unknown command or option, missing or malformed argument, a URL that is not a species of the API, "
-                + "a name or search of more than 100 characters, a search without a word, "
-                + "a certificate variable that names neither a file nor a folder."
+            "Usage error: unknown command or option, missing or malformed argument, a value of an option or its "
+                + "environment variable that is not of its kind, a URL that is not a species URL of the API as the "
+                + "service writes it (its scheme, host and port, no user or password, the path exactly), a name or "
+                + "search of more than 100 characters, a search without a word, a certificate variable that names "
+                + "neither a file nor a folder."
         case .badData:
-            "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link or redirect off its origin, a loop, a size cap)."
+            "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link or redirect off the API's "
+                + "origin, a loop, a size cap, more than 500 header lines or 100 KiB of headers, a count of more than "
+                + "500 pages, a listing that is not whole), and nothing could stand in."
         case .unavailable:
-            "No service could be reached, or each timed out, answered with an HTTP error (the last after retries) or was not SWAPI, and nothing could stand in."
+            "No service could be reached, or each timed out (--timeout), answered with an HTTP error (the last after "
+                + "its retries) or was not SWAPI, and nothing could stand in."
         case .internalError:
-            "A bug in species, or a build whose workarounds for FoundationNetworking are not engaged (its self-check says which)."
+            "A bug in species, or a build whose workarounds for FoundationNetworking are not engaged (its self-check "
+                + "says which)."
         case .ioError:
             "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."
         case .interrupted: "Interrupted (Ctrl-C)."
@@ -66,45 +72,25 @@ struct CommandError: Error, Equatable {
     let status: ExitStatus
     /// The command whose usage line follows the message: a usage error.
     let usage: CommandDefinition?
-    /// The value, or the part of it (a field of a list), that a value's
-    /// reader rejects.
-    let value: String?
 
-    init(_ message: String, _ status: ExitStatus, usage: CommandDefinition? = nil, value: String? = nil) {
-        (self.message, self.status, self.usage, self.value) = (message, status, usage, value)
+    init(_ message: String, _ status: ExitStatus, usage: CommandDefinition? = nil) {
+        (self.message, self.status, self.usage) = (message, status, usage)
     }
 
     /// A mistake on the command line, for `command`: exit status 64.
-    static func usage(_ message: String, of command: CommandDefinition) -> CommandError {
-        CommandError(message, .usage, usage: command)
+    static func usage(_ problem: UsageProblem, of command: CommandDefinition) -> CommandError {
+        CommandError(problem.message, .usage, usage: command)
     }
 
-    /// What a value's reader throws: what it expected instead of `value`
-    /// (the text, or the part of it that is wrong), and the nearest of
-    /// `choices`.
-    static func expected(_ expected: String, instead value: String, nearest choices: [String] = []) -> CommandError {
-        CommandError("expected \(expected)" + suggestion(for: value, among: choices), .usage, value: value)
-    }
-
-    /// `word` is no subcommand: the nearest one, or, for a species name, the
-    /// command that shows it (`species wookie`), is suggested.
-    static func unknownSubcommand(_ word: String, among commands: [CommandDefinition], of command: CommandDefinition)
-        -> CommandError
-    {
-        let isSpecies = SpeciesClient.builtInNames.contains { $0.lowercased() == word.lowercased() }
-        return .usage(
-            "unknown subcommand '\(Excerpt.of(word))'"
-                + (isSpecies
-                    ? "; did you mean 'species show \(Excerpt.of(word))'?"
-                    : suggestion(for: word, among: commands.filter { !$0.hidden }.map(\.name))),
-            of: command)
-    }
-
-    /// `; did you mean 'A'?` for the candidates that `word` begins (three at
-    /// most), else for the one nearest it, if one is near: `--all` means
-    /// `--all-pages` as surely as `--pgae` means `--page`.
+    /// `; did you mean 'A'?` for a candidate that differs from `word` only
+    /// in case (`JSON` means `json`); else for those that `word` begins
+    /// (three at most), else for the one nearest it, if one is near:
+    /// `--all` means `--all-pages` as surely as `--pgae` means `--page`.
     static func suggestion(for word: String, among candidates: [String]) -> String {
         guard !word.isEmpty else { return "" }
+        if let same = candidates.first(where: { $0.lowercased() == word.lowercased() }) {
+            return EditDistance.didYouMean([same])
+        }
         let longer = candidates.filter { $0.count > word.count && $0.lowercased().hasPrefix(word.lowercased()) }
         return EditDistance.didYouMean(
             longer.isEmpty ? EditDistance.closest(to: word, among: candidates, limit: 1) : Array(longer.prefix(3)))
@@ -128,12 +114,12 @@ struct CommandError: Error, Equatable {
         .certificates: "a CA of your own: CURL_CA_BUNDLE or SSL_CERT_FILE, or SSL_CERT_DIR",
     ]
 
-    /// `error: ...`, and, for a usage error, the usage line and where to
-    /// read more: what stderr shows.
+    /// `error: ...`, and, for a usage error, its command's usage in one
+    /// line (`usage: ...`): what stderr shows in a pipe.
     var rendered: String {
         let line = "error: \(StandardError.line(message))\n"
         guard let usage else { return line }
-        return line + HelpFormatter().usage(usage, label: "usage:") + "\nSee '\(usage.path) --help'.\n"
+        return line + "usage: " + ([usage.path] + usage.usage).joined(separator: " ") + "\n"
     }
 
     /// The exit status of each kind of SpeciesKit's errors; a cancelled

@@ -25,15 +25,15 @@ struct GlobalSettings: Equatable {
                 "The API root of a SWAPI service (swapi.dev's, swapi.py4e.com's, swapi.tech's, swapi.info's, or a copy); "
                 + "several, repeated or separated by spaces or commas, are asked in turn"),
         \.client.roots, combine: +
-    ) { text throws(CommandError) in
+    ) { text throws(ValueProblem) in
         var roots: [APIRoot] = []
         for word in text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init) {
             guard let root = APIRoot(word) else {
-                throw .expected(APIRoot.problem(with: word) ?? "an API root", instead: word)
+                throw ValueProblem(expected: APIRoot.problem(with: word) ?? "an API root", value: word)
             }
             roots.append(root)
         }
-        guard !roots.isEmpty else { throw .expected("an http or https URL", instead: text) }
+        guard !roots.isEmpty else { throw ValueProblem(expected: "an http or https URL", value: text) }
         return roots
     }
     static let noFallback = Option<Self>.flag(
@@ -49,7 +49,7 @@ struct GlobalSettings: Equatable {
                 "The deadline of the whole command: every service, page, retry, wait and related resource it asks "
                 + "of the network ends within it, then the cache or the built-in data answers; fractions allowed"),
         \.client.timeout
-    ) { text throws(CommandError) in
+    ) { text throws(ValueProblem) in
         try Read.seconds(text, in: 0.001...86400, expected: "a decimal number of seconds from 0.001 to 86400")
     }
     static let retries = Option<Self>.option(
@@ -57,14 +57,14 @@ struct GlobalSettings: Equatable {
             ["--retries"], value: "n", shownDefault: String(SpeciesClient.Configuration.defaultRetries),
             summary: "Retries of HTTP 429, 500, 502, 503, 504 and dropped connections, by the last service tried"),
         \.client.retries
-    ) { text throws(CommandError) in try Read.wholeNumber(text, in: 0...100, expected: "a whole number from 0 to 100") }
+    ) { text throws(ValueProblem) in try Read.wholeNumber(text, in: 0...100, expected: "a whole number from 0 to 100") }
     static let maxResponseSize = Option<Self>.option(
         OptionDefinition(
             ["--max-response-size"], value: "bytes",
             shownDefault:
                 "\(SpeciesClient.Configuration.defaultMaxResponseSize), \(ByteCount.describe(SpeciesClient.Configuration.defaultMaxResponseSize))",
             summary: "Refuse larger responses"), \.client.maxResponseSize
-    ) { text throws(CommandError) in
+    ) { text throws(ValueProblem) in
         try Read.wholeNumber(text, in: 1...1 << 40, expected: "a whole number of bytes from 1 to 1099511627776 (1 TiB)")
     }
     static let serial = Option<Self>.flag(
@@ -76,7 +76,7 @@ struct GlobalSettings: Equatable {
             ["--max-age"], value: "seconds", environment: "SWAPI_MAX_AGE",
             shownDefault: String(Int(CachePolicy.defaultMaxAge)),
             summary: "How long a cached response is used without asking the server"), \.client.cache.maxAge
-    ) { text throws(CommandError) in
+    ) { text throws(ValueProblem) in
         try Read.seconds(
             text, in: 0...Double.greatestFiniteMagnitude, expected: "a decimal number of seconds from 0 up")
     }
@@ -95,19 +95,20 @@ struct GlobalSettings: Equatable {
     static let color = Option<Self>.option(
         OptionDefinition(
             ["--color"], value: "when", choices: ColorMode.allCases.map(\.rawValue),
-            shownDefault: ColorMode.auto.rawValue,
+            shownDefault: ColorMode.auto.rawValue, everywhere: true,
             summary:
                 "Colour: \(Phrase.alternatives(ColorMode.allCases.map(\.rawValue))); auto is on a terminal, unless NO_COLOR is set or TERM=dumb"
         ), \.colorMode, read: Read.choice)
     static let quiet = Option<Self>.flag(
-        OptionDefinition(["-q", "--quiet"], summary: "No hints, progress or warnings on stderr; errors still"),
+        OptionDefinition(
+            ["-q", "--quiet"], everywhere: true, summary: "No hints, progress or warnings on stderr; errors still"),
         \.quiet, true)
     static let verbose = Option<Self>.flag(
         OptionDefinition(
-            ["-v", "--verbose"],
+            ["-v", "--verbose"], everywhere: true,
             summary:
                 "Tell on stderr each request (URL, status, bytes, milliseconds; from the network, revalidated or from the cache), "
-                + "each service given up on, dialects and the page plan"), \.verbose, true)
+                + "each service given up on, dialects, the page plan, and how long the command took"), \.verbose, true)
 
     /// Each global option, in the order help shows them.
     static let options = [

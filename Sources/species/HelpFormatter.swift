@@ -1,10 +1,58 @@
 import Foundation
+import SpeciesKit
 
-/// Help text in swift-argument-parser's layout: OVERVIEW, USAGE, ARGUMENTS,
-/// OPTIONS and GLOBAL OPTIONS, labels in a margin, wrapped to `width`; then
-/// EXAMPLES. A subcommand's help names the global options in one short
-/// block; the root's lists its SUBCOMMANDS first, then explains the options
-/// people use most, then MORE OPTIONS.
+/// What help and the manual page say, as the one model both are made of: a
+/// section's title, its prose, its rows (a label and its text), the usage
+/// lines of commands, and examples. Each renders it in its own way
+/// (`HelpFormatter`, `ManualPage`).
+struct HelpSection {
+    var title: String
+    var prose: [String] = []
+    var rows: [(label: String, text: String)] = []
+    var usage: [CommandDefinition] = []
+    var examples: [Example] = []
+
+    static func rows(_ options: [OptionDefinition]) -> [(label: String, text: String)] {
+        options.map { ($0.label, $0.help) }
+    }
+
+    /// A command's help: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, the global
+    /// options in one block, EXAMPLES; the root's lists its SUBCOMMANDS,
+    /// explains the options people use most, then MORE OPTIONS.
+    static func help(for command: CommandDefinition) -> [HelpSection] {
+        var sections = [
+            HelpSection(title: "OVERVIEW", prose: [command.abstract]), HelpSection(title: "USAGE", usage: [command]),
+        ]
+        if !command.arguments.isEmpty {
+            sections.append(HelpSection(title: "ARGUMENTS", rows: command.arguments.map { ($0.label, $0.help) }))
+        }
+        if command == Commands.root {
+            sections += [
+                HelpSection(
+                    title: "SUBCOMMANDS", prose: ["See '\(command.path) help <subcommand>' for detailed help."],
+                    rows: Commands.visibleSubcommands.map { ($0.name, $0.abstract) }),
+                HelpSection(title: "OPTIONS", rows: rows(Options.everyday)),
+                HelpSection(
+                    title: "MORE OPTIONS", rows: rows(command.options.filter { !Options.everyday.contains($0) })),
+            ]
+        } else {
+            let globals = Invocation.parser.options(of: command).filter { Options.global.contains($0) }
+            sections += [
+                HelpSection(title: "OPTIONS", rows: rows(command.options)),
+                HelpSection(
+                    title: "GLOBAL OPTIONS",
+                    prose: [
+                        globals.map { $0.names.joined(separator: "/") }.joined(separator: ", ")
+                            + "; see 'species --help'."
+                    ]),
+            ]
+        }
+        return sections + (command.examples.isEmpty ? [] : [HelpSection(title: "EXAMPLES", examples: command.examples)])
+    }
+}
+
+/// Help text in swift-argument-parser's layout: sections under titles,
+/// labels in a margin, wrapped to `width`.
 struct HelpFormatter {
     /// Help wraps at the terminal's width, or `COLUMNS`, within these:
     /// narrower, labels and text would not fit side by side; wider, lines
@@ -20,54 +68,35 @@ struct HelpFormatter {
         self.width = min(max(width, Self.widths.lowerBound), Self.widths.upperBound)
     }
 
-    func render(_ command: CommandDefinition, subcommands: [CommandDefinition]) -> String {
-        var sections = [
-            wrap("OVERVIEW: " + command.abstract, width: width).joined(separator: "\n"),
-            usage(command, label: "USAGE:"),
-        ]
-        if !command.arguments.isEmpty {
-            sections.append("ARGUMENTS:\n" + rows(command.arguments.map { ($0.label, $0.help) }))
-        }
-        if subcommands.isEmpty {
-            sections.append("OPTIONS:\n" + rows(command.options.map { ($0.label, $0.help) }))
-            let names = command.globalOptions.map { $0.names.joined(separator: "/") }.joined(separator: ", ")
-            let root = command.path.split(separator: " ").first.map(String.init) ?? command.path
-            sections.append(
-                "GLOBAL OPTIONS:\n"
-                    + wrap(names + "; see '\(root) --help'.", width: width - 2).map { "  " + $0 }.joined(
-                        separator: "\n"))
-        } else {
-            sections.append(
-                "SUBCOMMANDS:\n" + rows(subcommands.map { ($0.name, $0.abstract) })
-                    + "\n\n"
-                    + wrap("See '\(command.path) help <subcommand>' for detailed help.", width: width - 2).map {
-                        "  " + $0
-                    }
-                    .joined(separator: "\n"))
-            let more = command.options.filter { !Options.everyday.contains($0) }
-            sections.append("OPTIONS:\n" + rows(Options.everyday.map { ($0.label, $0.help) }))
-            sections.append("MORE OPTIONS:\n" + rows(more.map { ($0.label, $0.help) }))
-        }
-        if !command.examples.isEmpty {
-            sections.append(
-                "EXAMPLES:\n"
-                    + command.examples.map { example in
-                        (wrap(example.description, width: width - 2).map { "  " + $0 }
-                            + example.lines(width: width - 4).map { "    " + $0 })
-                            .joined(separator: "\n")
-                    }.joined(separator: "\n"))
-        }
-        return sections.joined(separator: "\n\n") + "\n"
+    func render(_ sections: [HelpSection]) -> String {
+        sections.map { section in
+            // The overview is one paragraph after its title.
+            if section.title == "OVERVIEW" {
+                return wrap("OVERVIEW: " + section.prose.joined(), width: width).joined(separator: "\n")
+            }
+            if !section.usage.isEmpty {
+                return section.usage.map { usage($0, label: "USAGE:") }.joined(separator: "\n")
+            }
+            var lines = [section.title + ":"]
+            lines += rows(section.rows)
+            lines += section.prose.flatMap {
+                (section.rows.isEmpty ? [] : [""]) + wrap($0, width: width - 2).map { "  " + $0 }
+            }
+            for example in section.examples {
+                lines += wrap(example.description, width: width - 2).map { "  " + $0 }
+                lines += example.lines(width: width - 4).map { "    " + $0 }
+            }
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n\n") + "\n"
     }
 
-    /// The usage line, wrapped between whole `[...]` and `<...>` groups, with
-    /// continuation lines aligned after the command's name, or four spaces
-    /// in when a group would not fit there. A group wider than a line is
-    /// wrapped between its words.
+    /// The usage line, wrapped between whole groups, with continuation
+    /// lines aligned after the command's name, or four spaces in when a
+    /// group would not fit there. A group wider than a line is wrapped
+    /// between its words.
     func usage(_ command: CommandDefinition, label: String) -> String {
         let head = "\(label) \(command.path)"
-        let groups = Self.splitGroups(command.usage)
-        let aligned = head.count + 1 + (groups.map(\.count).max() ?? 0) <= width
+        let aligned = head.count + 1 + (command.usage.map(\.count).max() ?? 0) <= width
         let indent = String(repeating: " ", count: aligned ? head.count + 1 : 4)
         var lines = [head]
         func add(_ piece: String) {
@@ -77,10 +106,17 @@ struct HelpFormatter {
                 lines[lines.count - 1] += (lines[lines.count - 1] == indent ? "" : " ") + piece
             }
         }
-        for group in groups {
+        for group in command.usage {
             if indent.count + group.count > width {
                 if lines[lines.count - 1] != indent { lines.append(indent) }
-                for word in Self.splitGroups(group, inside: true) { add(word) }
+                // Between its words, but never inside `<...>`.
+                var depth = 0
+                for word in group.split(whereSeparator: { character in
+                    depth += character == "<" ? 1 : character == ">" ? -1 : 0
+                    return character == " " && depth == 0
+                }) {
+                    add(String(word))
+                }
             } else {
                 add(group)
             }
@@ -88,40 +124,17 @@ struct HelpFormatter {
         return lines.joined(separator: "\n")
     }
 
-    /// Words, keeping spaces inside brackets: `[--page <n>] <name>` gives
-    /// `[--page <n>]` and `<name>`; `inside`, only inside `<...>`, so that
-    /// `[--format <format> | --json]` gives `[--format <format>`, `|`, `--json]`.
-    private static func splitGroups(_ text: String, inside: Bool = false) -> [String] {
-        var groups: [String] = []
-        var current = ""
-        var depth = 0
-        for character in text {
-            if character == " " && depth == 0 {
-                if !current.isEmpty { groups.append(current) }
-                current = ""
-                continue
-            }
-            if character == "<" || (character == "[" && !inside) { depth += 1 }
-            if character == ">" || (character == "]" && !inside) { depth -= 1 }
-            current.append(character)
-        }
-        if !current.isEmpty { groups.append(current) }
-        return groups
-    }
-
-    /// One entry a label: the help text beside it, or below it when the label
+    /// One entry a label: the text beside it, or below it when the label
     /// does not fit the margin.
-    private func rows(_ entries: [(label: String, help: String)]) -> String {
-        entries.map { label, help in
+    private func rows(_ entries: [(label: String, text: String)]) -> [String] {
+        entries.flatMap { label, text in
             let indent = String(repeating: " ", count: margin)
-            let lines = wrap(help, width: width - margin)
+            let lines = wrap(text, width: width - margin)
             let head = "  " + label
-            guard head.count < margin - 1, let first = lines.first else {
-                return ([head] + lines.map { indent + $0 }).joined(separator: "\n")
-            }
-            let padded = head + String(repeating: " ", count: margin - head.count)
-            return ([padded + first] + lines.dropFirst().map { indent + $0 }).joined(separator: "\n")
-        }.joined(separator: "\n")
+            guard head.count < margin - 1, let first = lines.first else { return [head] + lines.map { indent + $0 } }
+            return [head + String(repeating: " ", count: margin - head.count) + first]
+                + lines.dropFirst().map { indent + $0 }
+        }
     }
 
     /// Greedy word wrap; a word longer than the width gets a line of its own.

@@ -9,7 +9,7 @@ enum Invocation: Equatable {
     case show(ShowCommand, GlobalSettings)
     case cache(CacheCommand)
     case completions(Shell)
-    case completeNames(GlobalSettings)
+    case complete(CompleteCommand)
     case manualPage
     case selfCheck
 }
@@ -23,6 +23,11 @@ extension Invocation {
     /// checked, whether or not the command needs its value, and then the
     /// command's own.
     init(arguments: [String], environment: [String: String]) throws(CommandError) {
+        // The words after `__complete <shell>` are what a shell typed, not options.
+        if arguments.first == Commands.complete.name, arguments.count > 1, let shell = Shell(rawValue: arguments[1]) {
+            self = .complete(CompleteCommand(shell: shell, words: Array(arguments.dropFirst(2))))
+            return
+        }
         let parsed = try Self.parser.parse(arguments)
         let command = parsed.command
         // Asked only for help: other commands need no look at the terminal here.
@@ -52,8 +57,6 @@ extension Invocation {
             self = .cache(CacheCommand(try Self.choice(of: parsed), directory: defaults.client.cache.directory))
         case Commands.completions:
             self = .completions(try Self.choice(of: parsed))
-        case Commands.completeNames:
-            self = .completeNames(settings)
         case Commands.manualPage:
             self = .manualPage
         case Commands.selfCheck:
@@ -61,20 +64,19 @@ extension Invocation {
         case Commands.helpCommand:
             self = .help(try Self.helpText(asked: parsed, width: helpWidth))
         default:
-            throw .usage("missing subcommand", of: command)
+            throw .usage(.missingSubcommand, of: command)
         }
     }
 
     static func helpText(for command: CommandDefinition, width: Int = HelpFormatter.standardWidth) -> String {
-        HelpFormatter(width: width).render(
-            command, subcommands: command == Commands.root ? Commands.visibleSubcommands : [])
+        HelpFormatter(width: width).render(HelpSection.help(for: command))
     }
 
     /// `species help [<subcommand>]`.
     private static func helpText(asked parsed: ParsedArguments, width: Int) throws(CommandError) -> String {
         guard let name = parsed.positionals.first else { return helpText(for: Commands.root, width: width) }
         guard let command = Commands.visibleSubcommands.first(where: { $0.name == name }) else {
-            throw .unknownSubcommand(name, among: Commands.visibleSubcommands, of: parsed.command)
+            throw .usage(.unknownSubcommand(name, among: Commands.visibleSubcommands), of: parsed.command)
         }
         return helpText(for: command, width: width)
     }
@@ -82,11 +84,11 @@ extension Invocation {
     /// The species `show` asks for: its words, joined.
     private static func query(_ parsed: ParsedArguments, roots: [APIRoot]) throws(CommandError) -> SpeciesQuery {
         let text = parsed.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { throw .usage("missing argument '<name | id | url>'", of: parsed.command) }
+        guard !text.isEmpty else { throw .usage(.missingArgument("<name | id | url>"), of: parsed.command) }
         do {
             return try SpeciesQuery(text, roots: roots)
         } catch {
-            throw .usage(error.description, of: parsed.command)
+            throw CommandError(error.description, .usage, usage: parsed.command)
         }
     }
 
@@ -95,17 +97,17 @@ extension Invocation {
         throws(CommandError) -> Choice
     {
         guard let name = parsed.positionals.first else {
-            throw .usage("missing argument '\(parsed.command.arguments.first?.label ?? "")'", of: parsed.command)
+            throw .usage(.missingArgument(parsed.command.arguments.first?.label ?? ""), of: parsed.command)
         }
         do {
             return try Read.choice(name)
         } catch {
-            throw .usage("unknown argument '\(Excerpt.of(name))': \(error.message)", of: parsed.command)
+            throw .usage(.unknownArgument(name, error), of: parsed.command)
         }
     }
 
     private static func expectArguments(_ parsed: ParsedArguments, atMost count: Int) throws(CommandError) {
         guard parsed.positionals.count > count else { return }
-        throw .usage("unexpected argument '\(Excerpt.of(parsed.positionals[count]))'", of: parsed.command)
+        throw .usage(.unexpectedArgument(parsed.positionals[count]), of: parsed.command)
     }
 }

@@ -36,7 +36,6 @@ struct ListCommand: Sendable, Equatable {
 
     /// Prints one page, and on stderr where it stands among the others.
     private func onePage(_ context: CommandContext) async throws {
-        context.diagnostics.progress("fetching page \(page)…")
         let result = try await context.client.page(page, search: search).value
         context.diagnostics.progressEnded()
         try checkFound(result.species.count, context)
@@ -47,7 +46,7 @@ struct ListCommand: Sendable, Equatable {
         if result.count > result.species.count, !result.species.isEmpty, context.output.writeError == nil {
             var hint = "page \(page) of \(result.pageCount), \(result.count) species" + Phrase.matching(search)
             if page < result.pageCount { hint += "; use --page \(page + 1) or --all-pages" }
-            context.diagnostics.note(hint)
+            context.diagnostics.hint(hint)
         }
     }
 
@@ -84,7 +83,7 @@ struct ListCommand: Sendable, Equatable {
             let shown = SpeciesTable.columns(species, fields: columns, width: terminal.width)
             if let width = terminal.width, shown.count < columns.count, !species.isEmpty {
                 let left = columns.filter { !shown.contains($0) }.map(\.name)
-                context.diagnostics.note(
+                context.diagnostics.hint(
                     "the table leaves out \(Phrase.alternatives(left, conjunction: "and")) to fit in \(width) columns; --fields chooses them"
                 )
             }
@@ -106,7 +105,7 @@ extension ListCommand {
         OptionDefinition(
             ["--page"], value: "n", shownDefault: "1",
             summary: "Print page <n>; SWAPI pages hold \(SpeciesPage.size) species"), \.page
-    ) { text throws(CommandError) in try Read.wholeNumber(text, in: 1...Int.max, expected: "a whole number from 1 up") }
+    ) { text throws(ValueProblem) in try Read.wholeNumber(text, in: 1...Int.max, expected: "a whole number from 1 up") }
     static let allPages = Option<Self>.flag(
         OptionDefinition(["-a", "--all-pages"], summary: "Follow the API's next links and print every species"),
         \.allPages,
@@ -116,8 +115,11 @@ extension ListCommand {
             ["--search"], value: "text",
             summary: "Only species whose name holds every word of <text>, ignoring case (swapi.dev's search)"),
         \.search
-    ) { text throws(CommandError) -> String? in
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw .expected("some text", instead: text) }
+    ) { text throws(ValueProblem) -> String? in
+        // The library's one reading of a search: words split on white space and commas.
+        guard !SearchTerms(text).terms.isEmpty else {
+            throw ValueProblem(expected: "text with a word in it", value: text)
+        }
         return text
     }
     static let format = Option<Self>.option(
@@ -138,7 +140,7 @@ extension ListCommand {
             summary:
                 "Order by \(Phrase.alternatives(SpeciesOrder.allCases.map(\.rawValue))); numbers as numbers, unknown values last"
         ), \.order
-    ) { text throws(CommandError) -> SpeciesOrder? in try Read.choice(text) }
+    ) { text throws(ValueProblem) -> SpeciesOrder? in try Read.choice(text) }
     static let reverse = Option<Self>.flag(
         OptionDefinition(["--reverse"], summary: "Reverse the order (of --sort, or of the API)"), \.reversed, true)
     static let fields = Option<Self>.option(
@@ -148,7 +150,7 @@ extension ListCommand {
             summary:
                 "The columns, or with JSON the keys, in this order, among \(SpeciesField.allCases.map(\.name).joined(separator: ", "))"
         ), \.fields
-    ) { text throws(CommandError) -> [SpeciesField]? in
+    ) { text throws(ValueProblem) -> [SpeciesField]? in
         var fields: [SpeciesField] = []
         let names = SpeciesField.allCases.map(\.name)
         // A comma may end the list, as fish's completion leaves it.
@@ -157,7 +159,7 @@ extension ListCommand {
         {
             let word = word.trimmingCharacters(in: .whitespaces)
             guard let field = SpeciesField(named: word) else {
-                throw .expected("fields among " + Phrase.alternatives(names), instead: word, nearest: names)
+                throw ValueProblem(expected: "fields among " + Phrase.alternatives(names), value: word, nearest: names)
             }
             // A field given twice is one column, one key.
             if !fields.contains(field) { fields.append(field) }
@@ -170,7 +172,7 @@ extension ListCommand {
             summary:
                 "Print at most <n> species from the first on, after the search and the sort (not with --page); without a sort, fetch only the pages they fill"
         ), \.limit
-    ) { text throws(CommandError) -> Int? in
+    ) { text throws(ValueProblem) -> Int? in
         try Read.wholeNumber(text, in: 1...Int.max, expected: "a whole number from 1 up")
     }
 
@@ -180,8 +182,11 @@ extension ListCommand {
         Self.limit,
     ]
 
-    /// Of each of these, at most one may be given.
-    static let exclusive = [
-        [Self.page, Self.allPages], [Self.page, Self.limit], [Self.format, Self.json, Self.jsonl],
-    ].map { $0.map(\.definition) }
+    /// Options that contradict each other: at most one may be given. (The
+    /// spellings of one setting, `--format`, `--json` and `--jsonl`, do not:
+    /// the last given wins.)
+    static let exclusive = [[Self.page, Self.allPages], [Self.page, Self.limit]].map { $0.map(\.definition) }
+
+    /// The spellings of the format.
+    static let formats = [Self.format, Self.json, Self.jsonl].map(\.definition)
 }

@@ -8,7 +8,7 @@ enum ManualPage {
     static let exampleWidth = 66
 
     /// Fixed, so that the page only changes when its text does.
-    static let date = "2026-11-21"
+    static let date = "2026-11-26"
 
     /// The environment variables: the options' own, then the others.
     static var environment: [(name: String, meaning: String)] {
@@ -17,6 +17,45 @@ enum ManualPage {
                 ($0, option.takesValue ? "As \(option.key), when it is not given." : "When 1, as \(option.key).")
             }
         } + EnvironmentVariables.others
+    }
+
+    /// The page's sections, made as help's are (`HelpSection`): every
+    /// command's usage, options and examples, the global options, the
+    /// environment and the exit statuses.
+    static var sections: [HelpSection] {
+        let commands = Commands.visibleSubcommands
+        return [
+            HelpSection(title: "SYNOPSIS", usage: commands + [Commands.root]),
+            HelpSection(
+                title: "DESCRIPTION",
+                prose: [
+                    "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, CSV, a Markdown table, detail text or JSON. Results go to stdout; notices, warnings and errors to stderr, one line each, and hints and progress only at a terminal. It asks SWAPI's public services in turn (swapi.dev, swapi.py4e.com, www.swapi.tech, swapi.info), remembers the one that answered, and speaks each of their dialects. Responses are cached; when no service can answer, the cache answers, and for SWAPI's own hosts the SWAPI data built into species; --offline never uses the network."
+                ]),
+            HelpSection(title: "COMMANDS"),
+        ]
+            + commands.map { command in
+                HelpSection(
+                    title: command.path, prose: [command.abstract],
+                    rows: command.arguments.map { ($0.label, $0.help) }
+                        + HelpSection.rows(command.options.filter { $0 != Options.help }), usage: [command])
+            } + [
+                HelpSection(
+                    title: "GLOBAL OPTIONS",
+                    prose: [
+                        "Every subcommand takes them before its name; list and show take them after it too, the others only --color, --quiet, --verbose and --version. An option wins over its environment variable."
+                    ], rows: HelpSection.rows(Options.global + [Options.help])),
+                HelpSection(title: "ENVIRONMENT", rows: environment.map { ($0.name, $0.meaning) }),
+                HelpSection(
+                    title: "FILES",
+                    rows: [("~/.cache/species/", "The cache of responses, one file each (see species cache).")]),
+                HelpSection(
+                    title: "EXIT STATUS",
+                    prose: [
+                        "Every failure prints one line starting with error: on stderr; a usage error adds a line, its command's usage, and at a terminal a note that names its help. Other lines on stderr start with warning:, note: or verbose:."
+                    ],
+                    rows: ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }),
+                HelpSection(title: "EXAMPLES", examples: ([Commands.root] + commands).flatMap(\.examples)),
+            ]
     }
 
     static func render() -> String {
@@ -30,75 +69,38 @@ enum ManualPage {
             "species \\- "
                 + Roff.escape(
                     Commands.root.abstract.prefix(1).lowercased() + Commands.root.abstract.dropFirst().dropLast()))
-
-        page.section("SYNOPSIS")
-        for command in Commands.visibleSubcommands + [Commands.root] {
-            page.request("PP")
-            page.synopsis(command)
-        }
-
-        page.section("DESCRIPTION")
-        page.paragraph(
-            "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, CSV, a Markdown table, detail text or JSON. Results go to stdout; hints, progress, warnings and errors to stderr, one line each. It asks SWAPI's public services in turn (swapi.dev, swapi.py4e.com, www.swapi.tech, swapi.info), remembers the one that answered, and speaks each of their dialects. Responses are cached; when no service can answer, the cache answers, and for SWAPI's own hosts the SWAPI data built into species; --offline never uses the network."
-        )
-
-        page.section("COMMANDS")
-        for command in Commands.visibleSubcommands {
-            page.request("SS", command.path)
-            page.synopsis(command)
-            page.paragraph(command.abstract)
-            for argument in command.arguments {
+        for section in sections {
+            let command = section.title.hasPrefix("species ")
+            page.request(command ? "SS" : "SH", section.title)
+            for usage in section.usage {
+                if !command { page.request("PP") }
+                page.text(Roff.bold(usage.path) + " " + Roff.escape(usage.usage.joined(separator: " ")))
+            }
+            for prose in section.prose { page.paragraph(prose) }
+            for (label, text) in section.rows {
                 page.request("TP")
-                page.text(Roff.italic(argument.label))
-                page.text(Roff.escape(argument.help))
+                // An option's names bold and its value's placeholder italic;
+                // an argument italic; a variable, a status, a file bold.
+                let (names, value) = (
+                    label.split(separator: " <").first.map(String.init) ?? label,
+                    label.split(separator: " <").dropFirst().first
+                )
+                page.text(
+                    label.hasPrefix("-")
+                        ? names.split(separator: ", ").map { Roff.bold(String($0)) }.joined(separator: ", ")
+                            + (value.map { " " + Roff.italic("<" + $0) } ?? "")
+                        : label.hasPrefix("<") || label.contains(" | ") ? Roff.italic(label) : Roff.bold(label))
+                page.text(Roff.escape(text))
             }
-            for option in command.options where option != Options.help {
-                page.option(option)
-            }
-        }
-
-        page.section("GLOBAL OPTIONS")
-        page.paragraph(
-            "Every subcommand takes them before its name, and ignores those that mean nothing to it; list and show take them after it too. An option wins over its environment variable."
-        )
-        for option in Options.global + [Options.help] {
-            page.option(option)
-        }
-
-        page.section("ENVIRONMENT")
-        for (name, meaning) in environment {
-            page.request("TP")
-            page.text(Roff.bold(name))
-            page.text(Roff.escape(meaning))
-        }
-
-        page.section("FILES")
-        page.request("TP")
-        page.text(Roff.italic("~/.cache/species/"))
-        page.text(Roff.escape("The cache of responses, one file each (see species cache)."))
-
-        page.section("EXIT STATUS")
-        page.paragraph("Every failure prints one line starting with error: on stderr.")
-        for status in ExitStatus.allCases {
-            page.request("TP")
-            page.text(Roff.bold(String(status.rawValue)))
-            page.text(Roff.escape(status.meaning))
-        }
-
-        page.section("EXAMPLES")
-        for command in [Commands.root] + Commands.visibleSubcommands {
-            for example in command.examples {
+            for example in section.examples {
                 page.paragraph(example.description)
                 page.request("RS", "4")
                 page.request("nf")
-                for line in example.lines(width: Self.exampleWidth) {
-                    page.text(Roff.bold(line))
-                }
+                for line in example.lines(width: Self.exampleWidth) { page.text(Roff.bold(line)) }
                 page.request("fi")
                 page.request("RE")
             }
         }
-
         page.section("SEE ALSO")
         page.text(Roff.bold("jq") + "(1), " + Roff.escape("https://swapi.dev/documentation"))
         return page.text
@@ -131,20 +133,6 @@ private struct Roff {
     mutating func paragraph(_ prose: String) {
         request("PP")
         text(Self.escape(prose))
-    }
-
-    /// `species list [--page <n>] ...`: the command bold, the rest plain.
-    mutating func synopsis(_ command: CommandDefinition) {
-        text(Self.bold(command.path) + (command.usage.isEmpty ? "" : " " + Self.escape(command.usage)))
-    }
-
-    /// `-q, --quiet` or `--page <n>`, then its help, as a tagged paragraph.
-    mutating func option(_ option: OptionDefinition) {
-        request("TP")
-        text(
-            option.names.map(Self.bold).joined(separator: ", ")
-                + (option.valueName.map { " " + Self.italic("<\($0)>") } ?? ""))
-        text(Self.escape(option.help))
     }
 
     static func bold(_ text: String) -> String { "\\fB" + escape(text) + "\\fR" }

@@ -1,38 +1,96 @@
 import SpeciesKit
 
-/// An option of a command, bound to where its value lands, as
-/// swift-argument-parser's `@Option` and `@Flag` are: the definition that
-/// parsing, help, the manual page and the completions see, and how its
-/// value, or else its environment variable's, is read into the command. A
-/// command's options are a list of these, so it lists none it does not
-/// read. There are two kinds: an option, which takes a value, and a flag.
+/// An option of the command line as parsing, help, the manual page and
+/// completion see it: its names, the placeholder of its value, the values
+/// it accepts, where its value comes from when it is not given, what it
+/// does, and, for a global option, whether every command takes it after its
+/// name (else only the commands that ask services do).
+struct OptionDefinition: Sendable, Equatable {
+    /// Short name first, then long: `["-h", "--help"]`.
+    let names: [String]
+    /// The placeholder of the option's value, such as `n` in `--page <n>`;
+    /// nil for a flag.
+    let valueName: String?
+    /// The values accepted; empty for a free value.
+    let choices: [String]
+    /// The value is a comma-separated list of choices (`--fields`).
+    let takesList: Bool
+    /// The environment variable read when the option is not given.
+    let environment: String?
+    /// The default as help shows it; nil when there is none to show.
+    let shownDefault: String?
+    /// What the option does, without its default.
+    let summary: String
+    /// A global option that every command takes after its name too.
+    let everywhere: Bool
+
+    init(
+        _ names: [String], value valueName: String? = nil, choices: [String] = [], list: Bool = false,
+        environment: String? = nil, shownDefault: String? = nil, everywhere: Bool = false, summary: String
+    ) {
+        self.names = names
+        self.valueName = valueName
+        self.choices = choices
+        self.takesList = list
+        self.environment = environment
+        self.shownDefault = shownDefault
+        self.everywhere = everywhere
+        self.summary = summary
+    }
+
+    /// The summary and where the value comes from when the option is not
+    /// given: `(default: $SWAPI_TIMEOUT, else 15)`.
+    var help: String {
+        let variable = environment.map { "$" + $0 + (takesValue ? "" : "=1") }
+        switch (variable, shownDefault) {
+        case (let variable?, let shown?): return summary + " (default: \(variable), else \(shown))."
+        case (let variable?, nil): return summary + " (default: \(variable))."
+        case (nil, let shown?): return summary + " (default: \(shown))."
+        case (nil, nil): return summary + "."
+        }
+    }
+
+    var takesValue: Bool { valueName != nil }
+
+    /// The long name, which identifies the option.
+    var key: String { names.last ?? "" }
+
+    /// `-h, --help` or `--page <n>`.
+    var label: String {
+        names.joined(separator: ", ") + (valueName.map { " <\($0)>" } ?? "")
+    }
+
+    /// `--page <n>`: how error messages and usage lines name the option.
+    var synopsis: String {
+        key + (valueName.map { " <\($0)>" } ?? "")
+    }
+}
+
+/// An option bound to where its value lands, as swift-argument-parser's
+/// `@Option` and `@Flag` are. A command's options are a list of these, so
+/// it lists none it does not read. Given several times, or with another
+/// option of the same setting, the last one given wins, as in git and curl;
+/// an option that `combine`s (`--base-url`) adds each value to the others.
 struct Option<Command>: Sendable {
     let definition: OptionDefinition
-    /// Sets what the line and the environment say in the command.
-    let apply: @Sendable (ParsedArguments, [String: String], inout Command) throws(CommandError) -> Void
+    /// Sets the value given (nil for a flag) in the command; `again` when
+    /// the option was given before on this line.
+    let set: @Sendable (String?, _ again: Bool, inout Command) throws(ValueProblem) -> Void
+    /// Sets what the option's environment variable says, when it is set
+    /// and not empty.
+    let fromEnvironment: @Sendable (String, inout Command) throws(ValueProblem) -> Void
 
-    /// An option whose value `read` reads into `path`: the last given, or,
-    /// with `combine`, all of them combined in order. When none is given,
-    /// its environment variable's (when set and not empty); else `path`
-    /// keeps its default.
+    /// An option whose value `read` reads into `path`.
     static func option<Value>(
         _ definition: OptionDefinition, _ path: WritableKeyPath<Command, Value> & Sendable,
         combine: (@Sendable (Value, Value) -> Value)? = nil,
-        read: @escaping @Sendable (String) throws(CommandError) -> Value
+        read: @escaping @Sendable (String) throws(ValueProblem) -> Value
     ) -> Option {
-        Option(definition: definition) { parsed, environment, command throws(CommandError) in
-            var texts = parsed.values(definition).map { (text: $0, source: "'\(definition.synopsis)'") }
-            var usage: CommandDefinition? = parsed.command
-            if texts.isEmpty, let variable = definition.environment, let text = environment[variable], !text.isEmpty {
-                texts = [(text, variable)]
-                usage = nil
-            }
-            var value: Value?
-            for (text, source) in texts {
-                let read = try Self.read(text, for: source, usage: usage, by: read)
-                value = value.map { combine?($0, read) ?? read } ?? read
-            }
-            if let value { command[keyPath: path] = value }
+        Option(definition: definition) { text, again, command throws(ValueProblem) in
+            let value = try read(text ?? "")
+            command[keyPath: path] = again ? combine?(command[keyPath: path], value) ?? value : value
+        } fromEnvironment: { text, command throws(ValueProblem) in
+            command[keyPath: path] = try read(text)
         }
     }
 
@@ -42,82 +100,86 @@ struct Option<Command>: Sendable {
     static func flag<Value: Sendable>(
         _ definition: OptionDefinition, _ path: WritableKeyPath<Command, Value> & Sendable, _ value: Value
     ) -> Option {
-        Option(definition: definition) { parsed, environment, command throws(CommandError) in
-            var on = parsed.has(definition)
-            if !on, let variable = definition.environment, let text = environment[variable] {
-                on = try Self.read(text, for: variable, usage: nil) { text throws(CommandError) in
-                    switch text.lowercased() {
-                    case "1", "true", "yes": return true
-                    case "", "0", "false", "no": return false
-                    default: throw .expected("1, true or yes (on), or 0, false or no (off)", instead: text)
-                    }
-                }
+        Option(definition: definition) { _, _, command in
+            command[keyPath: path] = value
+        } fromEnvironment: { text, command throws(ValueProblem) in
+            switch text.lowercased() {
+            case "1", "true", "yes": command[keyPath: path] = value
+            case "0", "false", "no": break
+            default: throw ValueProblem(expected: "1, true or yes (on), or 0, false or no (off)")
             }
-            if on { command[keyPath: path] = value }
-        }
-    }
-
-    /// `text` read as a value, or the usage error that says why not; the
-    /// command's usage follows it when the value is the command line's (an
-    /// environment variable's has nothing to do with the line).
-    private static func read<Value>(
-        _ text: String, for source: String, usage: CommandDefinition?, by read: (String) throws(CommandError) -> Value
-    ) throws(CommandError) -> Value {
-        do {
-            return try read(text)
-        } catch {
-            throw CommandError(
-                "invalid value '\(Excerpt.of(error.value ?? text))' for \(source): \(error.message)", .usage,
-                usage: usage)
         }
     }
 }
 
 extension Array {
-    /// `command` with the options of the line, or their variables, applied.
+    /// `command` with the options of the line applied in their order, then,
+    /// for each option not given, its environment variable's value. A bad
+    /// value of the line is a usage error of `parsed.command`; a bad value
+    /// of a variable stands alone, as the line was not wrong.
     func read<Command>(_ parsed: ParsedArguments, _ environment: [String: String], into command: Command)
         throws(CommandError) -> Command where Element == Option<Command>
     {
         var command = command
-        for option in self {
-            try option.apply(parsed, environment, &command)
+        var given: Set<String> = []
+        for occurrence in parsed.occurrences {
+            guard let option = first(where: { $0.definition == occurrence.option }) else { continue }
+            do {
+                try option.set(occurrence.value, given.contains(option.definition.key), &command)
+            } catch {
+                let problem = UsageProblem.badValue(
+                    occurrence.value ?? "", source: "'\(option.definition.synopsis)'", error)
+                throw .usage(problem, of: parsed.command)
+            }
+            given.insert(option.definition.key)
+        }
+        for option in self where !given.contains(option.definition.key) {
+            guard let variable = option.definition.environment, let text = environment[variable], !text.isEmpty
+            else { continue }
+            do {
+                try option.fromEnvironment(text, &command)
+            } catch {
+                throw CommandError(UsageProblem.badValue(text, source: variable, error).message, .usage)
+            }
         }
         return command
     }
 }
 
-/// How option values are read: each gives the value, or throws what it
-/// expected (`CommandError.expected`).
+/// How values are read, each one way wherever it is read: a number is
+/// ASCII digits only (no sign, no `0x`, no `_`), seconds are decimal.
 enum Read {
     /// The case whose raw value `text` is.
-    static func choice<Choice: RawRepresentable<String> & CaseIterable>(_ text: String) throws(CommandError) -> Choice {
+    static func choice<Choice: RawRepresentable<String> & CaseIterable>(_ text: String) throws(ValueProblem) -> Choice {
         guard let choice = Choice(rawValue: text) else {
             let choices = Choice.allCases.map(\.rawValue)
-            throw .expected(Phrase.alternatives(choices), instead: text, nearest: choices)
+            throw ValueProblem(expected: Phrase.alternatives(choices), value: text, nearest: choices)
         }
         return choice
     }
 
     /// `text` as a whole number within `range`; past any Int, it must be
     /// smaller.
-    static func wholeNumber(_ text: String, in range: ClosedRange<Int>, expected: String) throws(CommandError) -> Int {
-        if let number = Int(text), range.contains(number) { return number }
-        let digits = text.drop { $0 == "+" }
-        if Int(text) == nil, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            throw .expected("a smaller number, at most \(range.upperBound)", instead: text)
+    static func wholeNumber(_ text: String, in range: ClosedRange<Int>, expected: String) throws(ValueProblem) -> Int {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw ValueProblem(expected: expected, value: text)
         }
-        throw .expected(expected, instead: text)
+        guard let number = Int(text), range.contains(number) else {
+            throw ValueProblem(
+                expected: Int(text) == nil ? "a smaller number, at most \(range.upperBound)" : expected, value: text)
+        }
+        return number
     }
 
     /// `text` as a number of seconds within `range`: decimal digits, with
-    /// one point at most (no `0x10`, `1e3`, `inf` or `1_000`).
-    static func seconds(_ text: String, in range: ClosedRange<Double>, expected: String) throws(CommandError) -> Double
+    /// one point at most (no `0x10`, `1e3`, `inf`, `+5` or `1_000`).
+    static func seconds(_ text: String, in range: ClosedRange<Double>, expected: String) throws(ValueProblem) -> Double
     {
         let decimal =
             text.contains(where: \.isNumber) && text.count { $0 == "." } <= 1
             && text.allSatisfy { ("0"..."9").contains($0) || $0 == "." }
         guard decimal, let seconds = Double(text), range.contains(seconds) else {
-            throw .expected(expected, instead: text)
+            throw ValueProblem(expected: expected, value: text)
         }
         return seconds
     }

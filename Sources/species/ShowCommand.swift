@@ -39,18 +39,20 @@ extension ShowCommand {
             shownDefault: ShowFormat.text.rawValue,
             summary: "text, json or jsonl: the description, one JSON object as jq . prints it, or one compact line"),
         \.format, read: Read.choice)
-    static let json = Option<Self>.flag(
-        OptionDefinition(["--json"], summary: "The same as --format json: one JSON object"), \.format, .json)
 
-    /// The options of `species show` (docs/cli.md), each read into its property.
+    /// The options of `species show` (docs/cli.md), each read into its
+    /// property: `--json` and `--jsonl` as `list`'s are, the last of the
+    /// spellings of the format given winning.
     static let options = [
-        format, json,
+        format,
+        Option<Self>.flag(
+            OptionDefinition(["--json"], summary: "The same as --format json: one JSON object"), \.format, .json),
+        Option<Self>.flag(
+            OptionDefinition(["--jsonl"], summary: "The same as --format jsonl: one compact JSON line"), \.format,
+            .jsonl),
         Option<Self>.flag(
             OptionDefinition(
                 ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)"),
             \.related, true),
     ]
-
-    /// Of these, at most one may be given.
-    static let exclusive = [[format.definition, json.definition]]
 }

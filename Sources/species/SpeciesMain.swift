@@ -4,6 +4,7 @@ import SpeciesKit
 @main
 enum SpeciesMain {
     static func main() async {
+        let started = ContinuousClock.now
         // A parent may leave SIGPIPE ignored; then `species | head -1` would
         // go on fetching for nobody. By default a closed pipe ends it quietly.
         signal(SIGPIPE, SIG_DFL)
@@ -17,7 +18,8 @@ enum SpeciesMain {
         setenv("XDG_CACHE_HOME", "/dev/null", 1)
         setenv("XDG_DATA_HOME", "/dev/null", 1)
         let status = await run(
-            arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, output: StandardOutput())
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, output: StandardOutput(),
+            started: started)
         // The output is written (`run` flushes it). exit(3) would run C's
         // exit handlers, OpenSSL's cleanup among them, while a thread of
         // FoundationNetworking may still be freeing its TLS state: a SIGSEGV
@@ -29,8 +31,12 @@ enum SpeciesMain {
     }
 
     /// Parses the line, runs the command, and returns the exit status. Every
-    /// failure is one `error:` line on stderr.
-    static func run(arguments: [String], environment: [String: String], output: any OutputSink) async -> ExitStatus {
+    /// failure is one `error:` line on stderr. `--verbose` tells at the end
+    /// how long a command that asks services took since `started`.
+    static func run(
+        arguments: [String], environment: [String: String], output: any OutputSink,
+        started: ContinuousClock.Instant = .now
+    ) async -> ExitStatus {
         let invocation: Invocation
         do {
             invocation = try Invocation(arguments: arguments, environment: environment)
@@ -40,7 +46,8 @@ enum SpeciesMain {
         switch invocation {
         case .help(let text): return await run { output.write(text) }
         case .version: return await run { output.write(VersionText.line) }
-        case .completions(let shell): return await run { output.write(CompletionScript.render(for: shell)) }
+        case .completions(let shell): return await run { output.write(shell.script) }
+        case .complete(let command): return await run { await command.run(environment, output) }
         case .manualPage: return await run { output.write(ManualPage.render()) }
         case .selfCheck: return await run { try await SelfCheckCommand().run(output) }
         case .cache(let command): return await run { try command.run(output) }
@@ -53,15 +60,13 @@ enum SpeciesMain {
                 environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
             command.color = terminal.color
             return await run(command.run, settings, terminal: terminal)
-        case .completeNames(var settings):
-            settings.client.cache.mode = .offline
-            settings.quiet = true
-            return await run(NamesCommand().run, settings, terminal: Terminal())
         }
 
-        /// A command that asks no service: its stderr has only the error.
+        /// A command that asks no service: its stderr has only the error,
+        /// and at a terminal where to find help.
         func run(_ command: () async throws -> Void) async -> ExitStatus {
-            await ExitStatus.run(command, output: output, diagnostics: StandardErrorDiagnostics())
+            await ExitStatus.run(
+                command, output: output, diagnostics: StandardErrorDiagnostics(showsHints: isatty(STDERR_FILENO) == 1))
         }
 
         /// A command that may use the network, with the certificates to
@@ -70,9 +75,14 @@ enum SpeciesMain {
             _ command: @escaping (CommandContext) async throws -> Void, _ settings: GlobalSettings, terminal: Terminal
         ) async -> ExitStatus {
             let diagnostics = StandardErrorDiagnostics(
-                quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress)
+                quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress,
+                showsHints: terminal.hints)
             return await ExitStatus.run(
                 {
+                    defer {
+                        let taken = ((ContinuousClock.now - started) / .milliseconds(1)).rounded()
+                        diagnostics.trace("done after \(Int(taken)) ms")
+                    }
                     if settings.client.cache.mode != .offline {
                         try CertificateTrust.apply(environment: environment)
                     }

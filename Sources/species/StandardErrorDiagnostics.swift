@@ -2,10 +2,12 @@ import Foundation
 import SpeciesKit
 import Synchronization
 
-/// Messages on stderr, one line each, with what could fool a terminal
+/// Messages on stderr, one line each, each with its prefix (`error:`,
+/// `warning:`, `note:`, `verbose:`), with what could fool a terminal
 /// escaped and a length cut at 1,000 characters; each distinct warning is
-/// written once. `quiet` keeps warnings, notes and progress back (errors
-/// never are); traces are written only when `verbose`, as `verbose: ...`. On a terminal, a progress
+/// written once. `quiet` keeps warnings, notes, hints and progress back
+/// (errors never are); traces are written only when `verbose`; hints only
+/// at a terminal (`showsHints`), as notes. On a terminal, a progress
 /// line appears once fetching has taken `progressDelay` seconds, is
 /// rewritten as it goes, and is erased at its end and around other lines.
 final class StandardErrorDiagnostics: CommandDiagnostics {
@@ -20,13 +22,18 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
     private let quiet: Bool
     private let verbose: Bool
     private let showsProgress: Bool
+    private let showsHints: Bool
     private let progressDelay: Double
     private let state = Mutex(State())
 
-    init(quiet: Bool = false, verbose: Bool = false, showsProgress: Bool = false, progressDelay: Double = 0.3) {
+    init(
+        quiet: Bool = false, verbose: Bool = false, showsProgress: Bool = false, showsHints: Bool = false,
+        progressDelay: Double = 0.3
+    ) {
         self.quiet = quiet
         self.verbose = verbose
         self.showsProgress = showsProgress
+        self.showsHints = showsHints
         self.progressDelay = progressDelay
     }
 
@@ -37,7 +44,11 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
 
     func note(_ message: String) {
         guard !quiet else { return }
-        writeLine(message)
+        writeLine("note: " + message)
+    }
+
+    func hint(_ message: String) {
+        if showsHints { note(message) }
     }
 
     func trace(_ message: String) {
@@ -48,6 +59,7 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
     func error(_ failure: CommandError) {
         progressEnded()
         StandardError.write(failure.rendered)
+        if let usage = failure.usage { hint("see '\(usage.path) --help'") }
     }
 
     func progress(_ message: String) {

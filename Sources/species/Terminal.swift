@@ -8,23 +8,27 @@ enum ColorMode: String, Sendable, CaseIterable {
 }
 
 /// What the terminal allows, if there is one: how wide the table may be,
-/// whether to use colour on stdout, and whether to show progress on stderr.
+/// whether to use colour on stdout, and whether to show progress and hints
+/// on stderr (as gh does, only at a terminal).
 struct Terminal: Sendable, Equatable {
 
     /// Columns available; nil for no limit (a pipe, and no COLUMNS).
     var width: Int?
     var color: Bool
     var progress: Bool
+    var hints: Bool
 
-    init(width: Int? = nil, color: Bool = false, progress: Bool = false) {
+    init(width: Int? = nil, color: Bool = false, progress: Bool = false, hints: Bool = false) {
         self.width = width
         self.color = color
         self.progress = progress
+        self.hints = hints
     }
 
     /// Width: `COLUMNS`, else the size of the terminal on stdout. Colour:
     /// `always`, or `auto` on a terminal unless `NO_COLOR` is set or
-    /// `TERM=dumb`. Progress: on a terminal on stderr, unless `quiet`.
+    /// `TERM=dumb`. Progress: on a terminal on stderr, unless `quiet` or
+    /// `TERM=dumb`. Hints: on a terminal on stderr, unless `quiet`.
     static func detect(environment: [String: String], colorMode: ColorMode, quiet: Bool) -> Terminal {
         decide(
             environment: environment, colorMode: colorMode, quiet: quiet,
@@ -59,7 +63,8 @@ struct Terminal: Sendable, Equatable {
             case .auto: stdout != nil && !dumb && (environment["NO_COLOR"] ?? "").isEmpty
             }
         return Terminal(
-            width: columns(environment) ?? stdout?.width, color: color, progress: !quiet && !dumb && stderrIsTerminal)
+            width: columns(environment) ?? stdout?.width, color: color, progress: !quiet && !dumb && stderrIsTerminal,
+            hints: !quiet && stderrIsTerminal)
     }
 
     private static func windowWidth() -> Int? {

@@ -63,7 +63,7 @@ struct CacheEndToEndTests {
         let result = try await SpeciesRunner()(["--offline", "list", "--all-pages"], environment: environment)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/all-pages.txt")))
-        #expect(result.stderr == "offline: answering from the SWAPI data built in (recorded 2026-11-21)\n")
+        #expect(result.stderr == "note: offline: answering from the SWAPI data built in (recorded 2026-11-21)\n")
         let show = try await SpeciesRunner()(["--offline", "show", "yoda's"], environment: environment)
         #expect(show.stdout == (try Fixtures.text("golden/show/6.txt")))
         let root = "http://127.0.0.1:\(SelfCheckCommand.closedPort() ?? 9)/api/"

@@ -47,7 +47,6 @@ struct HostileServerTests {
 
     @Test func wrongTypesBecomeAbsentWithAWarningEach() async throws {
         let result = try await species("wrong-types", ["list", "--all-pages"])
-        let root = try await server.root(fault: "wrong-types")
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout == """

@@ -24,7 +24,7 @@ struct ListAndShowEndToEndTests {
         let result = try await species(["list"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
-        #expect(result.stderr == "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
+        #expect(result.stderr == "")
     }
 
     /// species names itself to the services, where the library would
@@ -38,7 +38,7 @@ struct ListAndShowEndToEndTests {
         let result = try await species(["list", "--page", "4"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == (try Fixtures.text("golden/list/page-4.txt")))
-        #expect(result.stderr == "page 4 of 4, 37 species\n")
+        #expect(result.stderr == "")
     }
 
     @Test func listAllPagesFollowsNextToTheEndInAPIOrder() async throws {
@@ -221,10 +221,8 @@ struct ListAndShowEndToEndTests {
         #expect(
             result.stderr == """
                 error: unknown option '--foo'
-                usage: species list [--page <n> | --all-pages] [--search <text>]
-                                    [--format <format> | --json | --jsonl] [--sort <key>]
-                                    [--reverse] [--fields <a,b,...>] [--limit <n>]
-                See 'species list --help'.
+                usage: species list [--page <n> | --all-pages] [--search <text>] [--format <format> | --json | --jsonl] \
+                [--sort <key>] [--reverse] [--fields <a,b,...>] [--limit <n>]
 
                 """)
     }
@@ -237,7 +235,6 @@ struct ListAndShowEndToEndTests {
             result.stderr == """
                 error: unknown subcommand 'lsit'; did you mean 'list'?
                 usage: species <subcommand> [<options>]
-                See 'species --help'.
 
                 """)
     }

@@ -162,7 +162,7 @@ struct ListingRulesEndToEndTests {
         #expect(done[0]["status"] as? Int == 0)
         #expect(
             done[0]["stderr"] as? String
-                == "swapi.dev did not answer (its answer is not SWAPI JSON); answered by swapi.py4e.com\n")
+                == "note: swapi.dev did not answer (its answer is not SWAPI JSON); answered by swapi.py4e.com\n")
         let species =
             try JSONSerialization.jsonObject(with: Data((done[0]["stdout"] as? String ?? "").utf8)) as? [[String: Any]]
         #expect(species?.count == 37 && species?.last?["url"] as? String == "https://swapi.py4e.com/api/species/37/")
@@ -197,7 +197,7 @@ struct ListingRulesEndToEndTests {
         #expect(answered.status == 0, "\(answered)")
         #expect(
             answered.stderr.hasPrefix(
-                "\(Self.name(root).split(separator: "/")[0]) did not answer (connection refused): answering from the cache, as fetched 5 min ago\n"
+                "note: \(Self.name(root).split(separator: "/")[0]) did not answer (connection refused): answering from the cache, as fetched 5 min ago\n"
             ), "\(answered.stderr)")
     }
 }

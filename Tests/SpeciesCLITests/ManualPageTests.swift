@@ -5,8 +5,9 @@ import TestSupport
 @testable import species
 
 /// `Sources/species/species.1` is what `species __manpage` prints, and says
-/// what `--help` says.
-@Suite("Manual page")
+/// what `--help` says; docs/cli.md's tables of options and exit statuses
+/// say what the model says.
+@Suite("Manual page and the contract's tables")
 struct ManualPageTests {
     static let committed = Fixtures.packageRoot.appendingPathComponent("Sources/species/species.1")
 
@@ -25,10 +26,10 @@ struct ManualPageTests {
     @Test func itSaysWhatHelpSays() {
         let page = Self.plain(ManualPage.render())
         for command in Commands.visibleSubcommands + [Commands.root] {
-            #expect(page.contains(command.path + (command.usage.isEmpty ? "" : " " + command.usage)), "\(command.path)")
+            #expect(page.contains(command.path + " " + command.usage.joined(separator: " ")), "\(command.path)")
             // The root's abstract is the NAME line, "species - browse ...".
             #expect(page.contains(command == Commands.root ? "species - browse the species of" : command.abstract))
-            for option in command.options + command.globalOptions {
+            for option in Invocation.parser.options(of: command) {
                 #expect(
                     page.contains(option.names.joined(separator: ", ") + (option.valueName.map { " <\($0)>" } ?? "")))
                 #expect(page.contains("\n" + option.help + "\n"), "\(option.key)")
@@ -45,13 +46,33 @@ struct ManualPageTests {
         #expect(!page.contains("__"))
     }
 
-    @Test func everyExitStatusOfTroubleshooting() throws {
-        let page = try Fixtures.text("../docs/troubleshooting.md")
-        let statuses = page.split(separator: "\n").compactMap { line -> Int? in
-            guard line.hasPrefix("| ") else { return nil }
-            return Int(line.dropFirst(2).prefix { $0 != " " })
+    /// The rows of the table under `heading` in docs/cli.md, as cells.
+    private static func contractTable(under heading: String) throws -> [[String]] {
+        let page = try Fixtures.text("../docs/cli.md")
+        let section = try #require(page.components(separatedBy: "\n## " + heading + "\n").dropFirst().first)
+        return section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
+            .map { row in
+                // Cells between the bars, but not `\|`, a bar inside a cell.
+                row.replacingOccurrences(of: "\\|", with: "\u{0}").split(separator: "|").map {
+                    $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\u{0}", with: "\\|")
+                }
+            }
+    }
+
+    @Test func theContractsExitStatusesAreTheManualsInTheSameWords() throws {
+        let rows = try Self.contractTable(under: "Exit status")
+        #expect(rows == species.ExitStatus.allCases.map { [String($0.rawValue), $0.meaning] })
+    }
+
+    /// Each global option, with its variable and default as help shows them;
+    /// the contract says more of what it does.
+    @Test func theContractsOptionsAreTheModels() throws {
+        let rows = try Self.contractTable(under: "Global options and environment").map { Array($0.prefix(3)) }
+        let expected = GlobalSettings.options.map(\.definition).map { option in
+            ["`\(option.label)`", option.environment.map { "`\($0)`" } ?? "", option.shownDefault ?? ""]
         }
-        #expect(statuses == species.ExitStatus.allCases.map { Int($0.rawValue) })
+        #expect(
+            rows == expected, "\(expected.map { "| " + $0.joined(separator: " | ") + " |" }.joined(separator: "\n"))")
     }
 
     /// groff on the committed page, as man runs it.

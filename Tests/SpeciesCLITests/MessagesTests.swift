@@ -38,7 +38,7 @@ struct MessagesTests {
         }
         #expect(!stderr.contains("s3cr3t") && !stderr.contains("reader"))
         #expect(
-            stderr.contains("retry 1 of 3 in ")
+            stderr.contains("note: retry 1 of 3 in ")
                 && stderr.contains(": http://***@127.0.0.1:\(port)/\(server.name)/fault=500-once/api/species/: "))
         #expect(
             stderr.contains(

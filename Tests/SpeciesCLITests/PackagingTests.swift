@@ -141,6 +141,11 @@ struct PackagingTests {
         try await Self.expectBuildVersion(version.stdout)
         let symbols = try await Self.command(["nm", prefix.appendingPathComponent("bin/species").path])
         #expect(symbols.stderr.contains("no symbols"), "stripped")
+        // The folder is on no PATH: install says the line that puts it there.
+        let line = "export PATH=\"\(prefix.path)/bin:$PATH\""
+        #expect(install.stdout.contains("your PATH does not hold \(prefix.path)/bin; add to ~/.profile: \(line)\n"))
+        let found = try await Self.command(["sh", "-c", "\(line); command -v species"])
+        #expect(found.stdout == "\(prefix.path)/bin/species\n", "\(found)")
 
         let uninstall = try await Self.make(["uninstall", "PREFIX=\(prefix.path)"])
         #expect(uninstall.status == 0, "\(uninstall)")

@@ -5,9 +5,10 @@ import TestSupport
 /// Every `console` block of the README and of the user's pages in docs/ is
 /// real: each `$ command` runs as the page shows it, with `species` on the
 /// PATH and the test server standing in for the pages' SWAPI server at
-/// `http://127.0.0.1:8000/` (a `fault=F/` segment of it too), and prints
-/// what the page shows (stdout and stderr together).
-@Suite("Examples of the README and the guides")
+/// `http://127.0.0.1:8000/` (a `fault=F/` segment of it too), and shows
+/// at a terminal what the page shows (stdout and stderr together).
+@Suite(
+    "Examples of the README and the guides", .enabled(if: Capability.has("script"), "needs script(1) from util-linux"))
 struct ReadmeTests {
     struct Example: Sendable, CustomTestStringConvertible {
         let page: String
@@ -73,9 +74,16 @@ struct ReadmeTests {
         // Offline, as on a fresh machine, SWAPI's public services are asked,
         // for which the data built in stands in.
         let offline = command.contains("--offline") ? ["SWAPI_BASE_URL": ""] : [:]
+        // At a terminal 80 columns wide (script(1)'s pseudo-terminal), whose
+        // TERM asks for no colour and no progress line, so what it shows is
+        // the same on a busy machine.
         let result = try await SpeciesRunner(session)(
-            [], environment: ["PATH": path].merging(offline) { $1 },
-            through: { _ in ["bash", "-c", "{ \(command); } 2>&1"] })
-        #expect(result.stdout == example.output.replacingOccurrences(of: Self.pagesServer, with: String(server)))
+            [],
+            environment: ["PATH": path, "TERM": "dumb", "COLUMNS": "80", "SHELL": "/bin/bash"].merging(offline) { $1 },
+            through: { _ in ["script", "--quiet", "--return", "--command", "{ \(command); } 2>&1", "/dev/null"] })
+        // Its text, without jq's colours.
+        let screen = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
+            .replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        #expect(screen == example.output.replacingOccurrences(of: Self.pagesServer, with: String(server)))
     }
 }

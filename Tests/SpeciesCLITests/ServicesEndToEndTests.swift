@@ -69,7 +69,7 @@ struct ServicesEndToEndTests {
         #expect(species.count == 37 && species.first?["url"] as? String == second + "species/1/")
         #expect(
             failover.stderr
-                == "\(Self.authority(first)) did not answer (SSL certificate problem: certificate has expired); answered by \(Self.authority(second))\n"
+                == "note: \(Self.authority(first)) did not answer (SSL certificate problem: certificate has expired); answered by \(Self.authority(second))\n"
         )
         let turnedAway = expired.connections
         #expect(turnedAway >= 1)
@@ -107,7 +107,7 @@ struct ServicesEndToEndTests {
             ])
         #expect(result.status == 69 && result.stdout == "")
         let names = [portal, unavailable].map { $0.replacingOccurrences(of: "http://", with: "") }
-        #expect(result.stderr.hasPrefix("retry 1 of 1 in "))
+        #expect(result.stderr.hasPrefix("note: retry 1 of 1 in "))
         #expect(
             result.stderr.hasSuffix(
                 "error: \(Self.authority(refused)) did not answer (connection refused); "
@@ -262,7 +262,8 @@ struct ServicesEndToEndTests {
                 lines.contains { $0.hasPrefix(page) && $0.hasSuffix(" ms, from the network") }, "\(page) in \(lines)")
         }
         #expect(lines.contains("verbose: \(Self.authority(root)) answers in swapi.dev's form (drf)"))
-        #expect(lines.count == 6)
+        #expect(lines.last?.hasPrefix("verbose: done after ") == true && lines.last?.hasSuffix(" ms") == true)
+        #expect(lines.count == 7)
 
         let cached = try await SpeciesRunner()(
             ["--base-url", root, "--verbose", "list", "--all-pages", "--json"], environment: environment)
@@ -291,7 +292,9 @@ struct ServicesEndToEndTests {
                     && $0.hasSuffix(" ms: connection refused")
             }, "\(lines)")
         #expect(lines.contains("verbose: giving up on \(host): connection refused"))
-        #expect(lines.last == "\(host) did not answer (connection refused); answered by \(Self.authority(answering))")
+        #expect(
+            lines.suffix(2).first
+                == "note: \(host) did not answer (connection refused); answered by \(Self.authority(answering))")
     }
 
     // MARK: The public host names themselves
@@ -326,7 +329,7 @@ struct ServicesEndToEndTests {
         #expect(live["status"] as? Int == 0)
         #expect(
             live["stderr"] as? String
-                == "swapi.dev did not answer (SSL certificate problem: certificate has expired); answered by swapi.py4e.com\n"
+                == "note: swapi.dev did not answer (SSL certificate problem: certificate has expired); answered by swapi.py4e.com\n"
         )
         let species = try Self.species(live["stdout"] as? String ?? "")
         #expect(species.count == 37 && species.first?["url"] as? String == "https://swapi.py4e.com/api/species/1/")
@@ -376,7 +379,7 @@ struct ServicesEndToEndTests {
             let stderr = run["stderr"] as? String ?? ""
             #expect(
                 stderr.hasPrefix(
-                    "swapi.dev did not answer in full (HTTP 500 Internal Server Error, after 1 page, which is dropped); "
+                    "note: swapi.dev did not answer in full (HTTP 500 Internal Server Error, after 1 page, which is dropped); "
                         + "swapi.py4e.com did not answer (SSL certificate problem: certificate has expired)"),
                 "\(stderr)")
             #expect(stderr.contains(answeredBy) && stderr.split(separator: "\n").count == 1, "\(stderr)")

@@ -56,11 +56,13 @@ struct TerminalEndToEndTests {
         #expect(screen.contains("\n\(Self.escape)[1mNAME\(Self.escape)[0m"))
         let lines = Self.visibleLines(screen)
         #expect(lines.count == 13)
-        #expect(lines.first == "the table leaves out lifespan and language to fit in 50 columns; --fields chooses them")
+        #expect(
+            lines.first
+                == "note: the table leaves out lifespan and language to fit in 50 columns; --fields chooses them")
         #expect(lines.dropFirst().dropLast().allSatisfy { $0.count <= 50 }, "\(lines)")
         #expect(lines.dropFirst().first == "NAME        CLASSIFICATION  DESIGNATION  HEIGHT")
         #expect(!lines.contains { $0.contains("…") })
-        #expect(lines.last == "page 2 of 4, 37 species; use --page 3 or --all-pages")
+        #expect(lines.last == "note: page 2 of 4, 37 species; use --page 3 or --all-pages")
     }
 
     @Test func columnsWinsOverTheTerminalsSize() async throws {
@@ -104,13 +106,24 @@ struct TerminalEndToEndTests {
         #expect(screen.hasPrefix("NAME"))
     }
 
+    @Test func aUsageErrorPointsAtHelpOnlyAtATerminal() async throws {
+        let (screen, status) = try await atTerminal(["lsit"])
+        #expect(status == 64)
+        let lines = [
+            "error: unknown subcommand 'lsit'; did you mean 'list'?", "usage: species <subcommand> [<options>]",
+        ]
+        #expect(screen == (lines + ["note: see 'species --help'", ""]).joined(separator: "\n"))
+        let piped = try await SpeciesRunner()(["lsit"])
+        #expect(piped.status == 64 && piped.stderr == (lines + [""]).joined(separator: "\n"))
+    }
+
     @Test func pipedTheSameCommandsPrintPlainTextAndNoProgress() async throws {
         let root = try await root(slow: true)
         let result = try await SpeciesRunner()(
             ["--no-cache", "--base-url", root, "list"], environment: ["TERM": "xterm-256color"])
         #expect(result.status == 0)
         #expect(result.stdout == (try Fixtures.text("golden/list/page-1.txt")))
-        #expect(result.stderr == "page 1 of 4, 37 species; use --page 2 or --all-pages\n")
+        #expect(result.stderr == "")
     }
 
     @Test func colourAlwaysEvenInAPipe() async throws {

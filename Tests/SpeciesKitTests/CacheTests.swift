@@ -415,7 +415,7 @@ struct BundledCatalogTests {
         let species = catalog.species(matching: nil)
         #expect(species.map(\.id) == Array(1...37))
         for item in species {
-            let recorded = try Decode.species(Fixtures.data("swapi/species-\(item.id ?? 0).json")).species
+            let recorded = try Decode.species(Fixtures.data("swapi/species-\(item.id).json")).species
             #expect(item == recorded)
         }
     }

@@ -74,6 +74,14 @@ public final class RunningProcess: Sendable {
     }
 }
 
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later),
+/// which Swift's Glibc module does not declare: the child closes every
+/// descriptor from the one given. Nil on an older glibc, where only
+/// descriptors opened close-on-exec stay out of a child.
+private let closeFrom = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
+    unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}
+
 /// Any program a test runs: a shell, make, jq, Python. species itself runs
 /// through `SpeciesRunner`.
 public enum ChildProcess {
@@ -98,7 +106,11 @@ public enum ChildProcess {
     /// Starts `executable` with posix_spawn. Its output goes to temporary
     /// files, so a large one cannot fill a pipe and stall it; `stdout` may
     /// name another file instead (such as /dev/full), and `stdin` a file to
-    /// read (else /dev/null). After `timeout` seconds it is killed: a net
+    /// read (else /dev/null). It gets those three and nothing else of this
+    /// process: no other descriptor (a FIFO another child waits on would
+    /// never close), no blocked signal (a thread of Swift's pool blocks
+    /// SIGTERM, and a child would keep that mask), no ignored one. After
+    /// `timeout` seconds it is killed: a net
     /// for a test gone wrong, far above what any run takes on a loaded
     /// machine. Its end and its stops are awaited with wait4, for its CPU
     /// time.
@@ -119,6 +131,16 @@ public enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout ?? stdoutFile.path, O_WRONLY | O_TRUNC, 0)
         posix_spawn_file_actions_addopen(&actions, 2, stderrFile.path, O_WRONLY | O_TRUNC, 0)
+        _ = closeFrom?(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -127,7 +149,7 @@ public enum ChildProcess {
         }
         var pid: pid_t = 0
         let started = Date()
-        let code = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        let code = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
         guard code == 0 else {
             throw SpawnError(description: "cannot start \(executable.path): \(String(cString: strerror(code)))")
         }

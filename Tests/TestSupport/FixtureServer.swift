@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,10 +34,10 @@ public final class FixtureServer: Sendable {
         )
         // Opened both ways, neither waits for the other end; the writer of
         // stdin stays open for the life of the test process.
-        guard mkfifo(input, 0o600) == 0, mkfifo(output, 0o600) == 0, open(input, O_RDWR) >= 0 else {
+        guard mkfifo(input, 0o600) == 0, mkfifo(output, 0o600) == 0, open(input, O_RDWR | O_CLOEXEC) >= 0 else {
             throw StartError(description: "cannot make the server's FIFOs in \(folder.path)")
         }
-        let reader = open(output, O_RDWR)
+        let reader = open(output, O_RDWR | O_CLOEXEC)
         defer { close(reader) }
         let process = try ChildProcess.start(
             URL(fileURLWithPath: "/usr/bin/env"),

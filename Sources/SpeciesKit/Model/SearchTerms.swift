@@ -2,11 +2,11 @@
 /// the text is split on white space and commas into terms, and a name
 /// matches when every term is a part of it, ignoring case. No terms match
 /// every name. `dor kel`, `kel,dor` and `KEL  DOR` all find Kel Dor.
-struct SearchTerms: Sendable, Equatable {
+package struct SearchTerms: Sendable, Equatable {
     /// Lowercased.
-    let terms: [String]
+    package let terms: [String]
 
-    init(_ text: String) {
+    package init(_ text: String) {
         terms = text.split { $0 == "," || $0.isWhitespace || $0 == "\0" }.map { $0.lowercased() }
     }
 

@@ -23,10 +23,15 @@ final class CapturedOutput: OutputSink {
     func flush() { state.withLock { $0.flushes += 1 } }
 }
 
-/// The test's recorder takes a command's messages too: a failure's line.
+/// The test's recorder takes a command's messages too: a failure's line,
+/// and hints, as notes.
 extension RecordingDiagnostics: CommandDiagnostics {
     public func error(_ failure: CommandError) {
         error(failure.message)
+    }
+
+    public func hint(_ message: String) {
+        note(message)
     }
 }
 

@@ -122,3 +122,21 @@ public struct SpeciesBuild: Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension ProcessResult {
+    /// How long species took by its own clock, from its start to its end, in
+    /// seconds: what `--verbose` says last ("done after N ms"), and so not
+    /// what a busy machine adds to starting and ending a process. Nil
+    /// without `--verbose`.
+    public var ownSeconds: Double? {
+        let last = stderr.split(separator: "\n").last { $0.hasPrefix("verbose: done after ") }
+        return last.flatMap { Double($0.dropFirst("verbose: done after ".count).dropLast(" ms".count)) }.map {
+            $0 / 1000
+        }
+    }
+
+    /// stderr without the lines of `--verbose`.
+    public var messages: String {
+        stderr.split(separator: "\n").filter { !$0.hasPrefix("verbose: ") }.map { $0 + "\n" }.joined()
+    }
+}
