@@ -10,10 +10,13 @@ struct PublicAPITests {
     let folder = Fixtures.temporaryFolder("public-api")
     let session = ServerSession()
 
+    /// A client of `roots`, with time to spare: no test here is about time,
+    /// and a busy machine's test server may take seconds to answer.
     private func client(_ roots: [APIRoot], cached: Bool = true, mode: CachePolicy.Mode = .normal) -> SpeciesClient {
         SpeciesClient(
             configuration: .init(
-                roots: roots, retries: 0, cache: CachePolicy(directory: cached ? folder : nil, maxAge: 0, mode: mode)))
+                roots: roots, timeout: 120, retries: 0,
+                cache: CachePolicy(directory: cached ? folder : nil, maxAge: 0, mode: mode)))
     }
 
     private func root(fault: String? = nil) async throws -> APIRoot {
