@@ -107,7 +107,7 @@ private struct FieldReader {
     mutating func read(_ field: SpeciesField, into species: inout StarWarsSpecies) {
         let row = field.row
         var key = Key(stringValue: row.key)
-        if row.key.contains("_"), !container.contains(key) { key = Key(stringValue: Self.camelCase(row.key)) }
+        if let camelCase = Self.camelCase[row.key], !container.contains(key) { key = Key(stringValue: camelCase) }
         let value: SpeciesField.Value
         switch row.kind {
         case .id, .url: return
@@ -121,11 +121,13 @@ private struct FieldReader {
         row.set(&species, value)
     }
 
-    /// `average_height` as `averageHeight`.
-    private static func camelCase(_ key: String) -> String {
-        let words = key.split(separator: "_")
-        return words[0] + words.dropFirst().map(\.capitalized).joined()
-    }
+    /// Each key of two words, `average_height`, as `averageHeight`: made
+    /// once, as a search in a string costs more than the rest of a read.
+    private static let camelCase = Dictionary(
+        uniqueKeysWithValues: SpeciesField.allCases.map(\.key).compactMap { key -> (String, String)? in
+            let words = key.split(separator: "_")
+            return words.count > 1 ? (key, words[0] + words.dropFirst().map(\.capitalized).joined()) : nil
+        })
 
     /// swapi.tech writes `.../planets/null` for a species without a
     /// homeworld, where the others write null.
