@@ -49,7 +49,7 @@ enum Commands {
             )
         ],
         options: ShowCommand.options.map(\.definition) + [Options.help], asksServices: true,
-        alternatives: [ShowCommand.options.prefix(3).map(\.definition)],
+        alternatives: [ShowCommand.formats],
         examples: [
             Example(command: "species show wookie", description: "The Wookie's description."),
             Example(

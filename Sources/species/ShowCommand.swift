@@ -39,20 +39,19 @@ extension ShowCommand {
             shownDefault: ShowFormat.text.rawValue,
             summary: "text, json or jsonl: the description, one JSON object as jq . prints it, or one compact line"),
         \.format, read: Read.choice)
+    static let json = Option<Self>.flag(
+        OptionDefinition(["--json"], summary: "The same as --format json: one JSON object"), \.format, .json)
+    static let jsonl = Option<Self>.flag(
+        OptionDefinition(["--jsonl"], summary: "The same as --format jsonl: one compact JSON line"), \.format, .jsonl)
+    static let related = Option<Self>.flag(
+        OptionDefinition(
+            ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)"),
+        \.related, true)
 
     /// The options of `species show` (docs/cli.md), each read into its
-    /// property: `--json` and `--jsonl` as `list`'s are, the last of the
-    /// spellings of the format given winning.
-    static let options = [
-        format,
-        Option<Self>.flag(
-            OptionDefinition(["--json"], summary: "The same as --format json: one JSON object"), \.format, .json),
-        Option<Self>.flag(
-            OptionDefinition(["--jsonl"], summary: "The same as --format jsonl: one compact JSON line"), \.format,
-            .jsonl),
-        Option<Self>.flag(
-            OptionDefinition(
-                ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)"),
-            \.related, true),
-    ]
+    /// property: `--json` and `--jsonl` as `list`'s are.
+    static let options = [Self.format, Self.json, Self.jsonl, Self.related]
+
+    /// The spellings of the format: the last given wins.
+    static let formats = [Self.format, Self.json, Self.jsonl].map(\.definition)
 }
