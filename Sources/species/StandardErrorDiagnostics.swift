@@ -56,6 +56,8 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
         writeLine("verbose: " + message)
     }
 
+    var readsTraces: Bool { verbose }
+
     func error(_ failure: CommandError) {
         progressEnded()
         StandardError.write(failure.rendered)

@@ -109,17 +109,15 @@ struct CacheEndToEndTests {
         #expect(results[0].stdout == results[1].stdout)
         let warm = try await species(["list", "--all-pages", "--json"])
         #expect(warm.stdout == results[0].stdout)
-        let files = try FileManager.default.contentsOfDirectory(
-            atPath: cacheHome.appendingPathComponent("species").path)
-        #expect(files.count == 4 && files.allSatisfy { $0.hasSuffix(".entry") })
+        let files = try TemporaryCache.files(in: cacheHome.appendingPathComponent("species"))
+        #expect(files.count == 4 && files.allSatisfy { $0.lastPathComponent.hasSuffix(".entry") })
     }
 
     @Test func aCorruptEntryIsIgnoredAndReplaced() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         _ = try await species(["show", "3"])
         let folder = cacheHome.appendingPathComponent("species")
-        let file = try #require(
-            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+        let file = try #require(try TemporaryCache.files(in: folder).first)
         try Data("species-cache 1\ngarbage".utf8).write(to: file)
         let result = try await species(["show", "3"])
         #expect(result.status == 0)
@@ -233,7 +231,7 @@ struct CacheEndToEndTests {
         let online = try await cached(["list"])
         #expect(online.status == 0)
         let folder = cache.appendingPathComponent("species")
-        let entries = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        let entries = try TemporaryCache.files(in: folder)
         try #require(!entries.isEmpty)
         for entry in entries {
             // A sparse file: 1 GiB of zeros that takes no room on disk.
@@ -266,7 +264,14 @@ struct CacheEndToEndTests {
         let folder = cache.appendingPathComponent("species")
         let cached = SpeciesRunner(server, cacheHome: cache)
         let hook = try await PreloadLibrary.built("stop_before_rename")
-        func names() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] }
+        /// The files of the cache and of its folder of temporary files.
+        func names() -> [String] {
+            ["", "tmp/"].flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(
+                    atPath: cache.appendingPathComponent("species/" + folder).path))
+                    ?? []).filter { $0 != "tmp" }.map { folder + $0 }
+            }
+        }
         // Killed once its request is in, before any write; then when it is
         // about to rename its temporary file over the entry: a hook stops
         // it there, however busy the machine.
@@ -282,9 +287,8 @@ struct CacheEndToEndTests {
             #expect(try await process.result().killedBySignal, "killed before it ended")
             #expect(names().contains { $0.hasSuffix(".tmp") } == writing, "\(names())")
         }
-        let names = names()
-        for name in names {
-            #expect(name.hasSuffix(".entry") || (name.hasPrefix(".") && name.hasSuffix(".tmp")), "\(name)")
+        for name in names() {
+            #expect(name.hasSuffix(".entry") || (name.hasPrefix("tmp/.") && name.hasSuffix(".tmp")), "\(name)")
             let mode =
                 try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[
                     .posixPermissions] as? Int
@@ -292,10 +296,7 @@ struct CacheEndToEndTests {
         }
         let next = try await cached(["list"])
         #expect(next.status == 0)
-        #expect(
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).allSatisfy {
-                !$0.hasSuffix(".tmp")
-            })
+        #expect(names().allSatisfy { !$0.hasSuffix(".tmp") }, "the next run's first write removes them")
         let clear = try await cached(["cache", "clear"])
         #expect(clear.status == 0)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty)

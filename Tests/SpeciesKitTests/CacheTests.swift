@@ -9,6 +9,13 @@ private func temporaryCache() throws -> ResponseCache {
     ResponseCache(directory: Fixtures.temporaryFolder("cache"))
 }
 
+/// The files of `folder`, its folder of temporary files aside.
+private func files(in folder: URL) throws -> [URL] {
+    try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter {
+        $0.lastPathComponent != "tmp"
+    }
+}
+
 @Suite("Response cache on disk")
 struct ResponseCacheTests {
     let url = URL(string: "https://swapi.dev/api/species/3/")!
@@ -26,8 +33,9 @@ struct ResponseCacheTests {
         try cache.write(entry())
         #expect(cache.read(url) == entry())
         #expect(cache.read(URL(string: "https://swapi.dev/api/species/4/")!) == nil)
-        let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
+        let files = try files(in: cache.directory).map(\.lastPathComponent)
         #expect(files.count == 1 && files[0].hasSuffix(".entry"), "no temporary file is left: \(files)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path + "/tmp").isEmpty)
     }
 
     @Test func theFolderAndItsFilesAreTheOwnersOnly() throws {
@@ -36,9 +44,8 @@ struct ResponseCacheTests {
         try cache.write(entry())
         let attributes = try FileManager.default.attributesOfItem(atPath: cache.directory.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).first)
-        let fileAttributes = try FileManager.default.attributesOfItem(
-            atPath: cache.directory.appendingPathComponent(file).path)
+        let file = try #require(try files(in: cache.directory).first)
+        let fileAttributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((fileAttributes[.posixPermissions] as? Int) == 0o600)
     }
 
@@ -50,7 +57,7 @@ struct ResponseCacheTests {
         #expect(cache.read(secret)?.url == "http://127.0.0.1:9/api/species/3/")
         #expect(cache.read(URL(string: "http://127.0.0.1:9/api/species/3/")!) != nil)
         let file = try #require(
-            try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
+            try files(in: cache.directory).first)
         #expect(!String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("secret"))
     }
 
@@ -68,7 +75,7 @@ struct ResponseCacheTests {
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         try cache.write(entry())
         let file = try #require(
-            try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
+            try files(in: cache.directory).first)
         try Data(contents.utf8).write(to: file)
         #expect(cache.read(url) == nil)
         try cache.write(entry("replaced"))
@@ -83,7 +90,7 @@ struct ResponseCacheTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try cache.write(entry())
         let file = try #require(
-            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+            try files(in: folder).first)
         // An entry whose body is over the limit, and one that is no entry.
         let large = entry(String(repeating: "x", count: 1001))
         try Data(ResponseCache.header(of: large) + large.body).write(to: file)
@@ -109,7 +116,7 @@ struct ResponseCacheTests {
         try cache.remember("https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z", as: "service list", at: Date())
         #expect(cache.record("service list")?.value == "https://swapi.dev/api/\n2026-11-24T00:00:00.000000Z")
         let file = try #require(
-            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+            try files(in: folder).first)
         let large = ResponseCache.Entry(url: "service list", fetched: Date(), body: Data(count: 4097))
         try Data(ResponseCache.header(of: large) + large.body).write(to: file)
         #expect(cache.record("service list") == nil)
@@ -117,21 +124,30 @@ struct ResponseCacheTests {
     }
 
     /// A process killed between writing and renaming leaves its temporary
-    /// file; the next write, and clear, remove it.
-    @Test func theTemporaryFileOfAKilledWriterIsRemovedByTheNextWrite() throws {
+    /// file; the first write of the next process, and clear, remove it. A
+    /// write lists no folder: what the first missed stays until the next
+    /// process, however many writes follow.
+    @Test func theTemporaryFileOfAKilledWriterIsRemovedByTheNextProcess() throws {
         let cache = try temporaryCache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
-        try cache.write(entry())
+        let temporaries = cache.directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporaries, withIntermediateDirectories: true)
         // A process id that is not running: past the kernel's largest.
-        let abandoned = cache.directory.appendingPathComponent(".0123456789abcdef.entry.99999999.7.tmp")
-        let running = cache.directory.appendingPathComponent(".0123456789abcdef.entry.1.8.tmp")
+        let abandoned = temporaries.appendingPathComponent(".0123456789abcdef.entry.99999999.7.tmp")
+        let running = temporaries.appendingPathComponent(".0123456789abcdef.entry.1.8.tmp")
         try Data("half".utf8).write(to: abandoned)
         try Data("half".utf8).write(to: running)
-        try cache.write(entry("again"))
+        try cache.write(entry())
         #expect(!FileManager.default.fileExists(atPath: abandoned.path))
         #expect(FileManager.default.fileExists(atPath: running.path), "its writer (pid 1) may still rename it")
+        let later = temporaries.appendingPathComponent(".0123456789abcdef.entry.99999999.9.tmp")
+        try Data("half".utf8).write(to: later)
+        try cache.write(entry("again"))
+        #expect(FileManager.default.fileExists(atPath: later.path), "the second write lists nothing")
         _ = try cache.clear()
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).isEmpty)
+        try cache.write(entry("after clear"))
+        #expect(cache.read(url).map { String(decoding: $0.body, as: UTF8.self) } == "after clear")
     }
 
     @Test func aWriteThatFailsSaysWhy() throws {
@@ -152,7 +168,7 @@ struct ResponseCacheTests {
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         try cache.write(entry())
         let file = try #require(
-            try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
+            try files(in: cache.directory).first)
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
         #expect(cache.read(url) == nil)
@@ -169,7 +185,10 @@ struct ResponseCacheTests {
         }
         let body = String(decoding: try #require(cache.read(url)).body, as: UTF8.self)
         #expect(bodies.contains(body))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).sorted().count == 2)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cache.directory.appendingPathComponent("tmp").path)
+                .isEmpty)
     }
 
     @Test func validatorsWithLineBreaksAreNotKept() throws {
@@ -195,7 +214,7 @@ struct ResponseCacheTests {
         #expect(
             summary.oldest == Date(timeIntervalSince1970: 100) && summary.newest == Date(timeIntervalSince1970: 200))
         try Data("left by an interrupted write".utf8).write(
-            to: cache.directory.appendingPathComponent(".0123456789abcdef.entry.1.2.tmp"))
+            to: cache.directory.appendingPathComponent("tmp/.0123456789abcdef.entry.1.2.tmp"))
         #expect(try cache.clear().entries == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).isEmpty)
     }

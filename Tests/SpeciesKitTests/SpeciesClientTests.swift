@@ -13,6 +13,16 @@ struct SpeciesClientTests {
         .stubbed(transport, diagnostics: diagnostics) { $0.serial = serial }
     }
 
+    /// A step is told only to diagnostics that read them: for the others,
+    /// none is made.
+    @Test func tracesAreMadeOnlyForThoseWhoReadThem() async throws {
+        let unread = RecordingDiagnostics(readsTraces: false)
+        _ = try await SpeciesClient.stubbed(try StubTransport.recordedSWAPI(), diagnostics: unread).allSpecies()
+        #expect(unread.traces.isEmpty)
+        _ = try await client(try StubTransport.recordedSWAPI()).allSpecies()
+        #expect(diagnostics.traces.count == 6, "the page plan, four requests and the dialect: \(diagnostics.traces)")
+    }
+
     @Test func followsNextLinksToTheLastPage() async throws {
         let transport = try StubTransport.recordedSWAPI()
         let species = try await client(transport).allSpecies()

@@ -7,7 +7,16 @@ public final class RecordingDiagnostics: Diagnostics {
     private let state = Mutex(
         (warnings: [String](), notes: [String](), errors: [String](), progress: [String](), traces: [String]()))
 
-    public init() {}
+    public let readsTraces: Bool
+
+    public init() {
+        readsTraces = true
+    }
+
+    /// `readsTraces` false: the client is told that nobody reads its steps.
+    public init(readsTraces: Bool) {
+        self.readsTraces = readsTraces
+    }
 
     public var warnings: [String] { state.withLock { $0.warnings } }
     public var notes: [String] { state.withLock { $0.notes } }

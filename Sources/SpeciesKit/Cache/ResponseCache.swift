@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,10 +14,12 @@ import Darwin
 /// went into an answer found whole are ever written (`Attempt.keep`).
 ///
 /// Writes go to a temporary file of the cache's own, readable by its owner
-/// only, that is then renamed over the entry: a reader never sees half an
-/// entry, and two processes writing at once leave one whole entry. A
-/// temporary file left by a process that was killed is removed by the next
-/// write and by `clear`. A file is read no further than its header and a
+/// only, in the folder `tmp`, that is then renamed over the entry: a reader
+/// never sees half an entry, and two processes writing at once leave one
+/// whole entry. A write costs the same however many entries the cache
+/// holds: the folders are made, and the temporary files left by a process
+/// that was killed removed, at the first write of a process, which lists
+/// `tmp` alone; `clear` removes them too. A file is read no further than its header and a
 /// body of at most `maxBodySize` bytes: one that is larger, or does not
 /// start as an entry does, or does not add up, is no entry, and is replaced
 /// at the next write. URLs are kept without credentials.
@@ -153,12 +156,17 @@ package struct ResponseCache: Sendable {
     private func write(_ entry: Entry, suffix: String) throws(Failure) {
         let header = Self.header(of: entry)
         guard header.count <= Self.maxHeaderSize, entry.body.count <= maxBodySize else { return }
-        try makeDirectory()
-        removeAbandonedFiles()
+        try prepare()
         let target = file(for: entry.url, suffix: suffix)
-        let temporary = directory.appendingPathComponent(
+        let temporary = temporaries.appendingPathComponent(
             ".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        var descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == ENOENT {
+            // The folders went since this process made them (a `clear`, an `rm`).
+            _ = Self.prepared.withLock { $0.remove(directory.path) }
+            try prepare()
+            descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
         guard descriptor >= 0 else { throw Failure(path: directory.path, reason: Self.systemError()) }
         var reason =
             FileDescriptor.writeAll(header, to: descriptor) ?? FileDescriptor.writeAll(entry.body, to: descriptor)
@@ -192,40 +200,48 @@ package struct ResponseCache: Sendable {
     /// file another process removed first is removed already.
     package func clear() throws(Failure) -> Summary {
         let removed = summary()
-        for file in ownFiles() where unlink(file.path) != 0 && errno != ENOENT {
+        for file in ownFiles() + ownFiles(in: temporaries) where unlink(file.path) != 0 && errno != ENOENT {
             throw Failure(path: file.path, reason: Self.systemError())
         }
+        rmdir(temporaries.path)
         return removed
     }
 
-    /// The cache's folder and those above it, made for the owner only.
-    private func makeDirectory() throws(Failure) {
+    /// The folder of temporary files.
+    private var temporaries: URL { directory.appendingPathComponent("tmp") }
+
+    /// The folders whose files this process has written: each is prepared once.
+    private static let prepared = Mutex<Set<String>>([])
+
+    /// Before the first write of this process: the cache's folder, those
+    /// above it and `tmp`, made for the owner only, and the temporary files
+    /// whose writer is gone (killed between writing and renaming; their
+    /// name holds its process id) removed.
+    private func prepare() throws(Failure) {
+        guard !Self.prepared.withLock({ $0.contains(directory.path) }) else { return }
         var path = ""
-        for component in directory.path.split(separator: "/") {
+        for component in temporaries.path.split(separator: "/") {
             path += "/" + component
             if mkdir(path, 0o700) != 0 && errno != EEXIST {
                 throw Failure(path: path, reason: Self.systemError())
             }
         }
-    }
-
-    /// Temporary files whose writer is gone (killed between writing and
-    /// renaming): their name holds its process id.
-    private func removeAbandonedFiles() {
-        for file in ownFiles() {
+        for file in ownFiles(in: temporaries) {
             let parts = file.lastPathComponent.split(separator: ".")
             guard parts.count == 5, let pid = pid_t(parts[2]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
                 continue
             }
             unlink(file.path)
         }
+        _ = Self.prepared.withLock { $0.insert(directory.path) }
     }
 
-    /// Regular files named as entries (`<16 hex digits>.entry`), records
-    /// (`.record`) or their temporary files (`.<name>.<pid>.<n>.tmp`).
-    private func ownFiles() -> [URL] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter(Self.isOwnName).map { directory.appendingPathComponent($0) }.filter { file in
+    /// Regular files of `folder` named as entries (`<16 hex digits>.entry`),
+    /// records (`.record`) or their temporary files (`.<name>.<pid>.<n>.tmp`).
+    private func ownFiles(in folder: URL? = nil) -> [URL] {
+        let folder = folder ?? directory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter(Self.isOwnName).map { folder.appendingPathComponent($0) }.filter { file in
             var status = stat()
             return lstat(file.path, &status) == 0 && status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG)
         }

@@ -105,9 +105,9 @@ final class Attempt: Sendable {
                 || (!revalidate && CachePolicy.isFresh(entry.fetched, now: now, maxAge: fetching.policy.maxAge))
         {
             held.withLock { $0.oldestFromCache = min($0.oldestFromCache ?? entry.fetched, entry.fetched) }
-            fetching.diagnostics.trace(
+            fetching.diagnostics.trace {
                 "GET \(url.redacted): from the cache, no request (fetched \(TimeSpan.describe(now.timeIntervalSince(entry.fetched))) ago)"
-            )
+            }
             return try checked(entry.body, url)
         }
         guard let limits else { throw .notCached(url: url) }
@@ -161,7 +161,7 @@ final class Attempt: Sendable {
             do {
                 response = try await fetching.transport.send(request)
             } catch {
-                fetching.diagnostics.trace("GET \(url.redacted): failed after \(elapsed()): \(error.detail)")
+                fetching.diagnostics.trace { "GET \(url.redacted): failed after \(elapsed()): \(error.detail)" }
                 let wait = Self.backoff(attempt: attempt, unit: fetching.jitter())
                 guard error.kind == .connectionLost, attempt < retries, wait < deadline.secondsLeft else {
                     throw Fault(error)
@@ -170,9 +170,10 @@ final class Attempt: Sendable {
                 continue
             }
             let revalidated = response.status == 304 && request.headers.keys.contains { $0.hasPrefix("If-") }
-            fetching.diagnostics.trace(
+            fetching.diagnostics.trace {
                 "GET \(url.redacted): \(response.status) \(HTTPStatusText.reason(response.status)), \(response.body.count) bytes, "
-                    + "\(elapsed()), \(revalidated ? "revalidated: the cached copy is current" : "from the network")")
+                    + "\(elapsed()), \(revalidated ? "revalidated: the cached copy is current" : "from the network")"
+            }
             guard [429, 500, 502, 503, 504].contains(response.status) else { return response }
             let asked = response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: time.now) }
             if let asked, asked > deadline.secondsLeft {
@@ -246,14 +247,20 @@ final class Attempt: Sendable {
     /// answer that stood in for the API is.
     var oldestFromCache: Date? { held.withLock { $0.oldestFromCache } }
 
-    /// The answer is whole: the responses it was made of are cached, and
-    /// its warnings said. The dialect the service spoke, to remember.
+    /// The answer is whole: the responses it was made of are cached, as
+    /// far as the deadline leaves time, and its warnings said. The dialect
+    /// the service spoke, to remember.
     func keep() -> Dialect {
         let held = self.held.withLock { $0 }
         do throws(ResponseCache.Failure) {
             let pages = Set(held.pages.map { ResponseCache.key($0.url) })
-            for key in held.used.sorted() {
+            let keys = held.used.sorted().filter { held.entries[$0] != nil }
+            for (index, key) in keys.enumerated() {
                 guard var entry = held.entries[key] else { continue }
+                if limits?.deadline.hasPassed == true {
+                    fetching.diagnostics.trace { "the timeout ran out: \(keys.count - index) responses are not cached" }
+                    break
+                }
                 if pages.contains(key) { entry.count = held.count }
                 try fetching.cache?.write(entry)
             }
@@ -283,8 +290,8 @@ final class Attempt: Sendable {
             held.pages.map { "\($0.url.redacted) (\($0.species) species)" }
             + (held.pages.isEmpty ? held.species.map { ["\($0.redacted) (the species)"] } ?? [] : [])
         guard !what.isEmpty else { return }
-        fetching.diagnostics.trace("dropping what \(service) sent: " + what.joined(separator: ", "))
-        held.warnings.forEach { fetching.diagnostics.trace("dropping the warning with it: \($0)") }
+        fetching.diagnostics.trace { "dropping what \(service) sent: " + what.joined(separator: ", ") }
+        for warning in held.warnings { fetching.diagnostics.trace { "dropping the warning with it: \(warning)" } }
     }
 }
 

@@ -318,7 +318,7 @@ extension SpeciesClient {
 
     private func gaveUp(on root: APIRoot, because error: Fault) {
         memory.gaveUp(on: root)
-        diagnostics.trace("giving up on \(name(of: root)): \(error.cause)")
+        diagnostics.trace { "giving up on \(name(of: root)): \(error.cause)" }
     }
 
     /// The dialect `root` is asked in: as it last answered, else its host's.
@@ -342,8 +342,9 @@ extension SpeciesClient {
                 if let dialect {
                     let (heard, remember) = memory.learn(dialect, of: root)
                     if heard {
-                        diagnostics.trace(
-                            "\(root.origin.authority) answers in \(dialect.service) form (\(dialect.rawValue))")
+                        diagnostics.trace {
+                            "\(root.origin.authority) answers in \(dialect.service) form (\(dialect.rawValue))"
+                        }
                     }
                     if remember { try cache?.remember(dialect, of: root, at: time.now) }
                 }

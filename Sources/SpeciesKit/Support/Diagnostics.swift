@@ -12,11 +12,22 @@ public protocol Diagnostics: Sendable {
     /// request and where its answer came from, the dialect of a service, a
     /// service given up on, the page plan.
     func trace(_ message: String)
+    /// Whether ``trace(_:)`` reads what it is given: when it does not, the
+    /// client does not make the messages. True unless a type says otherwise.
+    var readsTraces: Bool { get }
 }
 
 extension Diagnostics {
     /// Steps are for those who ask: by default, nowhere.
     public func trace(_ message: String) {}
+
+    /// True: a type that implements ``trace(_:)`` gets every step.
+    public var readsTraces: Bool { true }
+
+    /// The step `message` makes, made only when someone reads it.
+    func trace(_ message: () -> String) {
+        if readsTraces { trace(message()) }
+    }
 }
 
 /// Diagnostics that go nowhere: the client's default.
@@ -24,4 +35,5 @@ struct NoDiagnostics: Diagnostics {
     func warning(_ message: String) {}
     func note(_ message: String) {}
     func progress(_ message: String) {}
+    var readsTraces: Bool { false }
 }

@@ -12,9 +12,16 @@ struct TemporaryCache {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
+    /// The files species wrote, its folder of temporary files aside.
     func entries() throws -> [URL] {
-        let species = folder.appendingPathComponent("species")
+        try Self.files(in: folder.appendingPathComponent("species"))
+    }
+
+    /// The files of a cache folder, its folder of temporary files aside.
+    static func files(in species: URL) throws -> [URL] {
         guard FileManager.default.fileExists(atPath: species.path) else { return [] }
-        return try FileManager.default.contentsOfDirectory(at: species, includingPropertiesForKeys: nil)
+        return try FileManager.default.contentsOfDirectory(at: species, includingPropertiesForKeys: nil).filter {
+            $0.lastPathComponent != "tmp"
+        }
     }
 }
