@@ -76,7 +76,7 @@ struct ListCommand: Sendable, Equatable {
     private func write(_ species: [StarWarsSpecies], _ context: CommandContext) {
         let output = context.output
         let ordered = order.map { $0.sorted(species, reversed: reversed) } ?? (reversed ? species.reversed() : species)
-        let species = Array(ordered.prefix(limit ?? .max))
+        let species = limit.map { Array(ordered.prefix($0)) } ?? ordered
         let columns = fields ?? SpeciesField.defaults
         switch format {
         case .table:

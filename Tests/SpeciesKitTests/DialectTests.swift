@@ -9,7 +9,7 @@ struct DialectTests {
     let root = APIRoot("http://127.0.0.1:9/api/")!
 
     private func listing(_ json: String) throws -> ListingBody {
-        try JSONDecoder().decode(ListingBody.self, from: Data(json.utf8))
+        try SpeciesKitTests.listing(Data(json.utf8))
     }
 
     @Test func eachDialectAsksInItsOwnForm() {
@@ -76,6 +76,37 @@ struct DialectTests {
         let page = try listing(
             "[\t{\"name\": \"Human\", \"url\": \"https://swapi.info/api/species/1\"},\n\t{\"name\": \"Droid\"}]")
         #expect(page.dialect == .info && page.species.map(\.name) == ["Human"] && page.notASpecies == "[1]")
+    }
+
+    /// An array is read a batch of elements at a time; what is read, and
+    /// the place of the first element that is no species, are the same.
+    @Test func aLongSwapiInfoArrayIsReadInBatches() throws {
+        let count = ListingBody.batch * 2 + 500
+        let elements = (1...count).map { id in
+            id == 1701
+                ? #"{"name":"Nameless URL"}"# : #"{"name":"S\#(id)","url":"https://swapi.info/api/species/\#(id)"}"#
+        }
+        let page = try listing("[\n" + elements.joined(separator: ",\n\t") + "\n]\n")
+        #expect(page.dialect == .info && page.count == count - 1 && page.notASpecies == "[1700]")
+        #expect(page.species.map(\.id) == Array(1...1700) + Array(1702...count))
+        let broken = Data(("[" + elements.joined(separator: ",") + ",{]").utf8)
+        #expect(throws: Fault.invalidResponse(url: URL(string: "https://swapi.dev/api/species/")!, .malformed)) {
+            _ = try ListingBody.read(broken, url: URL(string: "https://swapi.dev/api/species/")!).get()
+        }
+    }
+
+    @Test(
+        "the elements of an array, by their bytes",
+        arguments: [
+            ("[]", [String]?.some([])),
+            (" [ 1 , \"a,]\" ,[2,[3]],{\"k\":\"}\"} ] ", ["1", "\"a,]\"", "[2,[3]]", "{\"k\":\"}\"}"]),
+            (#"["\"],", null]"#, [#""\"],""#, "null"]), ("{}", nil), ("[1,]", nil), ("[,1]", nil), ("[1", nil),
+            ("[1] x", nil), ("[1]]", nil), (#"["open]"#, nil),
+        ])
+    func arrayElements(json: String, elements: [String]?) {
+        let data = Data(json.utf8)
+        let found = JSONArray.elements(of: data)?.map { String(decoding: data[$0], as: UTF8.self) }
+        #expect(found == elements)
     }
 
     @Test func detailsInEveryDialect() throws {

@@ -321,6 +321,25 @@ struct ListingReaderTests {
         #expect(Self.error(past.read(url, .success(Data(body.utf8)))) == .noSuchPage(4, pages: 3, search: nil))
     }
 
+    /// A copy of swapi.info at another host answers every page asked with
+    /// its whole array: once page 1 is one, the others are stopped and
+    /// dropped before it is read, so that no more than one is held.
+    @Test func page1AsAnArrayStopsTheOtherPages() {
+        var reader = Self.reader(.species(limit: nil), expecting: 3, root: Self.other)
+        #expect(Self.fetched(reader.start()) == [1, 2, 3].map { Self.url($0, root: Self.other) })
+        let array = Data(
+            ("["
+                + (1...25).map { #"{"name":"S\#($0)","url":"\#(Self.other.url)species/\#($0)/"}"# }.joined(
+                    separator: ",")
+                + "]").utf8)
+        let steps = [2, 1, 3].map { reader.read(Self.url($0, root: Self.other), .success(array)) }
+        #expect(
+            steps.map { "\($0)" } == ["wait", "alone", "wait"],
+            "page 3 is no longer asked")
+        #expect(Self.species(reader.readAlone()) == Array(1...25))
+        #expect(reader.pagesTaken.map(\.url) == [Self.url(1, root: Self.other)])
+    }
+
     /// swapi.tech's search must answer the term asked.
     @Test func swapiTechsSearchMustMatchTheTermAsked() {
         let root = APIRoot("https://www.swapi.tech/api/")!

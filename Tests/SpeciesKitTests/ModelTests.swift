@@ -274,7 +274,7 @@ struct SpeciesPageTests {
 
     @Test(arguments: [#"{"count":1,"next":null}"#, #"{"next":null,"results":{}}"#, #"{"next":7,"results":[]}"#])
     func aPageWithoutItsResultsOrNextDoesNotDecode(json: String) {
-        #expect(throws: DecodingError.self) { _ = try listing(Data(json.utf8)) }
+        #expect(throws: Fault.self) { _ = try listing(Data(json.utf8)) }
     }
 }
 

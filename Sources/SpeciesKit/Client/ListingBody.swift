@@ -1,3 +1,5 @@
+import Foundation
+
 /// A listing of species as any dialect answers it, and which dialect that
 /// is (docs/swapi-dialects.md): swapi.dev's page (`count`, `next`,
 /// `previous`, `results`), swapi.tech's page (`message`, `total_records`,
@@ -29,14 +31,9 @@ struct ListingBody: Decodable, Sendable {
         case totalRecords = "total_records"
     }
 
+    /// swapi.dev's or swapi.tech's listing, an object; swapi.info's array
+    /// is `read(_:url:)`'s.
     init(from decoder: any Decoder) throws {
-        if let list = try? decoder.unkeyedContainer() {
-            dialect = .info
-            count = 0
-            try decodeElements(of: list, at: "") { (decoded: StarWarsSpecies.Decoded) in decoded }
-            count = species.count
-            return
-        }
         let container = try decoder.container(keyedBy: Keys.self)
         // Without a readable `next`, the pages after this one are out of reach.
         next = try container.decodeIfPresent(String.self, forKey: .next)
@@ -88,12 +85,117 @@ struct ListingBody: Decodable, Sendable {
         if let count = list.count { self.species.reserveCapacity(count) }
         while !list.isAtEnd {
             let position = list.currentIndex
-            guard let decoded = try list.decode(Lenient<Element>.self).value.flatMap(species) else {
-                notASpecies = notASpecies ?? "\(path)[\(position)]"
-                continue
+            add(try list.decode(Lenient<Element>.self).value.flatMap(species), at: "\(path)[\(position)]")
+        }
+    }
+
+    /// Takes an element's species and what could not be read of it; an
+    /// element that is none is noted, the first of them by its place.
+    private mutating func add(_ decoded: StarWarsSpecies.Decoded?, at place: String) {
+        guard let decoded else {
+            notASpecies = notASpecies ?? place
+            return
+        }
+        species.append(decoded.species)
+        issues += decoded.invalidFields.map { SpeciesIssue(species: decoded.species.displayName, field: $0) }
+    }
+}
+
+extension ListingBody {
+    /// Elements decoded at once from swapi.info's array.
+    static let batch = 1000
+
+    /// The listing `body` holds. swapi.info's array, which may hold a
+    /// service's every species, is decoded `batch` elements at a time:
+    /// JSONDecoder maps a whole document before it decodes any of it, at
+    /// three bytes and more a byte, so the memory decoding takes is a
+    /// batch's, not the whole array's (docs/performance.md).
+    static func read(_ body: Data, url: URL) -> Result<ListingBody, Fault> {
+        guard let elements = JSONArray.elements(of: body) else {
+            return ResponseBody.decoded(ListingBody.self, from: body, url: url)
+        }
+        var listing = ListingBody(dialect: .info, count: elements.count)
+        listing.species.reserveCapacity(elements.count)
+        for first in stride(from: 0, to: elements.count, by: batch) {
+            let last = min(first + batch, elements.count) - 1
+            var text = Data("[".utf8)
+            text += body[body.startIndex + elements[first].lowerBound..<body.startIndex + elements[last].upperBound]
+            text += Data("]".utf8)
+            let decoded: [Lenient<StarWarsSpecies.Decoded>]
+            do {
+                decoded = try JSONDecoder().decode([Lenient<StarWarsSpecies.Decoded>].self, from: text)
+            } catch {
+                return .failure(.invalidResponse(url: url, .malformed))
             }
-            self.species.append(decoded.species)
-            issues += decoded.invalidFields.map { SpeciesIssue(species: decoded.species.displayName, field: $0) }
+            for (offset, element) in decoded.enumerated() { listing.add(element.value, at: "[\(first + offset)]") }
+        }
+        listing.count = listing.species.count
+        return .success(listing)
+    }
+
+    private init(dialect: Dialect, count: Int) {
+        self.dialect = dialect
+        self.count = count
+    }
+}
+
+/// The elements of a JSON array, found by their bytes alone.
+enum JSONArray {
+    /// Whether `json` begins as an array does.
+    static func begins(_ json: Data) -> Bool {
+        json.first { !$0.isJSONWhitespace } == UInt8(ascii: "[")
+    }
+
+    /// The byte ranges of the elements of the array that `json` is, from
+    /// its start; nil when it is no array, or its brackets, quotes or commas
+    /// do not add up (the decoder then says what is wrong).
+    static func elements(of json: Data) -> [Range<Int>]? {
+        json.withUnsafeBytes { raw -> [Range<Int>]? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var index = 0
+            while index < bytes.count, bytes[index].isJSONWhitespace { index += 1 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return nil }
+            var elements: [Range<Int>] = []
+            var depth = 0
+            var start: Int?
+            var end = index + 1
+            index += 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    start = start ?? index
+                    index += 1
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                        index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                    guard index < bytes.count else { return nil }
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    start = start ?? index
+                    depth += 1
+                case UInt8(ascii: "]") where depth == 0:
+                    if let start { elements.append(start..<end) }
+                    guard elements.isEmpty == (start == nil),
+                        bytes[(index + 1)...].allSatisfy(\.isJSONWhitespace)
+                    else { return nil }
+                    return elements
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    guard depth > 0 else { return nil }
+                    depth -= 1
+                case UInt8(ascii: ",") where depth == 0:
+                    guard let element = start else { return nil }
+                    elements.append(element..<end)
+                    start = nil
+                case let byte where byte.isJSONWhitespace:
+                    index += 1
+                    continue
+                default:
+                    start = start ?? index
+                }
+                index += 1
+                end = index
+            }
+            return nil
         }
     }
 }

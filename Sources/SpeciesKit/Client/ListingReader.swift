@@ -34,6 +34,9 @@ struct ListingReader {
         case fetch([URL])
         /// Nothing new to fetch: feed the next answer.
         case wait
+        /// Stop the other fetches, then `readAlone()`: page 1 came as
+        /// swapi.info's array, whole, and the other pages asked are not needed.
+        case alone
         /// The whole answer.
         case done(Whole)
         /// No answer from this service, or an answer that is a no
@@ -124,6 +127,18 @@ struct ListingReader {
     mutating func read(_ url: URL, _ answer: Result<Data, Fault>) -> Step {
         guard let number = asked[url] else { return .wait }
         arrived[number] = answer
+        // A copy of swapi.info answers every page with its whole array: the
+        // others, as large, are neither kept nor waited for (docs/performance.md).
+        if number == 1, form == nil, asked.count > 1, case .success(let body) = answer, JSONArray.begins(body) {
+            asked = asked.filter { $0.value == 1 }
+            arrived = arrived.filter { $0.key == 1 }
+            return .alone
+        }
+        return readAlone()
+    }
+
+    /// Takes the answers that have arrived, in order; the next step.
+    mutating func readAlone() -> Step {
         var more: [URL] = []
         while let next = waitingFor, let answer = arrived.removeValue(forKey: next) {
             switch take(answer, number: next) {
@@ -177,7 +192,7 @@ struct ListingReader {
     private mutating func take(_ answer: Result<Data, Fault>, number: Int) -> Step {
         let url = url(ofPage: number)
         let listing: ListingBody
-        switch answer.flatMap({ body in ResponseBody.decoded(ListingBody.self, from: body, url: url) }) {
+        switch answer.flatMap({ body in ListingBody.read(body, url: url) }) {
         case .success(let body): listing = body
         case .failure(.httpStatus(404, _)) where number == 1 || comesWhole:
             return .failed(.notSWAPI(url: url, status: 404))
@@ -304,16 +319,16 @@ struct ListingReader {
         let names = Set(species.map(\.displayName))
         let issues = listing.issues.filter { names.contains($0.species) }
         let paging = Paging(count: species.count, size: SpeciesPage.size)
-        var range = species.indices
+        taken.pages = [(url, species.count)]
+        var whole = Whole(species: species, paging: paging, pages: taken.pages, issues: issues)
         if case .page(let number) = question {
             guard (1...paging.pages).contains(number) else {
                 throw .noSuchPage(number, pages: paging.pages, search: search)
             }
             let first = (number - 1) * paging.size
-            range = first..<first + paging.length(ofPage: number)
+            whole.species = Array(species[first..<first + paging.length(ofPage: number)])
         }
-        taken.pages = [(url, species.count)]
-        return Whole(species: Array(species[range]), paging: paging, pages: taken.pages, issues: issues)
+        return whole
     }
 }
 

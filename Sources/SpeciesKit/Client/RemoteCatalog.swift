@@ -38,7 +38,7 @@ struct RemoteCatalog: SpeciesSource {
         do {
             return try await read(question, search: search)
         } catch  where attempt.limits != nil && attempt.answeredFromCache && error.kind == .badAnswer {
-            diagnostics.trace("reading \(root.url.redacted) again from the service: with the cache, \(error)")
+            diagnostics.trace { "reading \(root.url.redacted) again from the service: with the cache, \(error)" }
             attempt.readAgain()
             return try await read(question, search: search)
         }
@@ -70,6 +70,7 @@ struct RemoteCatalog: SpeciesSource {
                     case let ending: return .end(ending)
                     }
                 } ?? .wait
+            if case .alone = step { step = reader.readAlone() }
         }
         if let form = reader.form { attempt.learn(form) }
         attempt.handedOver(pages: reader.pagesTaken, of: reader.count)
@@ -80,7 +81,7 @@ struct RemoteCatalog: SpeciesSource {
         case .failed(let error): throw error
         // The reader asks for every page it waits for: only a cancelled
         // task ends its requests first.
-        case .fetch, .wait: throw .cancelled
+        case .fetch, .wait, .alone: throw .cancelled
         }
     }
 
@@ -106,12 +107,12 @@ struct RemoteCatalog: SpeciesSource {
                 max(1, limit.dividedRoundingUp(by: SpeciesPage.size)), "as many as hold the \(limit) species wanted"
             )
         }
-        diagnostics.trace(
+        diagnostics.trace {
             serial
                 ? "page plan: one page at a time, each after the one before"
                 : "page plan: \(plan.0 == 1 ? "page 1" : "pages 1 to \(plan.0)") at once (\(plan.1)), "
                     + (limit.map { "then more while fewer than \($0) have come" } ?? "then the rest that page 1 counts")
-        )
+        }
         return serial ? 1 : plan.0
     }
 
