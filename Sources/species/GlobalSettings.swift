@@ -87,7 +87,7 @@ struct GlobalSettings: Equatable {
         OptionDefinition(["--no-cache"], summary: "Neither read nor write the cache"), \.client.cache.directory, nil)
     static let offline = Option<Self>.flag(
         OptionDefinition(
-            ["--offline"],
+            ["--offline"], environment: "SWAPI_OFFLINE", shownDefault: "off",
             summary:
                 "Never use the network: answer from the cache, else, for SWAPI's services, from the SWAPI data built into species"
         ),

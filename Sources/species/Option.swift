@@ -73,6 +73,8 @@ struct OptionDefinition: Sendable, Equatable {
 /// an option that `combine`s (`--base-url`) adds each value to the others.
 struct Option<Command>: Sendable {
     let definition: OptionDefinition
+    /// What it sets: options of one setting (`--refresh`, `--offline`) share it.
+    let setting: PartialKeyPath<Command> & Sendable
     /// Sets the value given (nil for a flag) in the command; `again` when
     /// the option was given before on this line.
     let set: @Sendable (String?, _ again: Bool, inout Command) throws(ValueProblem) -> Void
@@ -86,7 +88,7 @@ struct Option<Command>: Sendable {
         combine: (@Sendable (Value, Value) -> Value)? = nil,
         read: @escaping @Sendable (String) throws(ValueProblem) -> Value
     ) -> Option {
-        Option(definition: definition) { text, again, command throws(ValueProblem) in
+        Option(definition: definition, setting: path) { text, again, command throws(ValueProblem) in
             let value = try read(text ?? "")
             command[keyPath: path] = again ? combine?(command[keyPath: path], value) ?? value : value
         } fromEnvironment: { text, command throws(ValueProblem) in
@@ -100,7 +102,7 @@ struct Option<Command>: Sendable {
     static func flag<Value: Sendable>(
         _ definition: OptionDefinition, _ path: WritableKeyPath<Command, Value> & Sendable, _ value: Value
     ) -> Option {
-        Option(definition: definition) { _, _, command in
+        Option(definition: definition, setting: path) { _, _, command in
             command[keyPath: path] = value
         } fromEnvironment: { text, command throws(ValueProblem) in
             switch text.lowercased() {
@@ -114,7 +116,8 @@ struct Option<Command>: Sendable {
 
 extension Array {
     /// `command` with the options of the line applied in their order, then,
-    /// for each option not given, its environment variable's value. A bad
+    /// for each setting no option of the line set, the environment variable
+    /// of its option (`--refresh` so wins over `SWAPI_OFFLINE`). A bad
     /// value of the line is a usage error of `parsed.command`; a bad value
     /// of a variable stands alone, as the line was not wrong.
     func read<Command>(_ parsed: ParsedArguments, _ environment: [String: String], into command: Command)
@@ -122,6 +125,7 @@ extension Array {
     {
         var command = command
         var given: Set<String> = []
+        var set: Set<PartialKeyPath<Command>> = []
         for occurrence in parsed.occurrences {
             guard let option = first(where: { $0.definition == occurrence.option }) else { continue }
             do {
@@ -132,8 +136,9 @@ extension Array {
                 throw .usage(problem, of: parsed.command)
             }
             given.insert(option.definition.key)
+            set.insert(option.setting)
         }
-        for option in self where !given.contains(option.definition.key) {
+        for option in self where !set.contains(option.setting) {
             guard let variable = option.definition.environment, let text = environment[variable], !text.isEmpty
             else { continue }
             do {

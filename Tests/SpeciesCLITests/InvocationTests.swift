@@ -99,6 +99,21 @@ struct InvocationTests {
         )
     }
 
+    /// Issue 42: `SWAPI_OFFLINE` is `--offline` for a session, read as the
+    /// other boolean variables are; `--refresh` on the line wins over it.
+    @Test(arguments: [("1", true), ("TRUE", true), ("0", false), ("false", false), ("", false)])
+    func offlineFromTheEnvironment(value: String, on: Bool) throws {
+        var settings = GlobalSettings()
+        settings.client.cache.mode = on ? .offline : .normal
+        #expect(try parse(["list"], environment: ["SWAPI_OFFLINE": value]) == .list(ListCommand(), settings))
+        settings.client.cache.mode = .refresh
+        #expect(
+            try parse(["--refresh", "list"], environment: ["SWAPI_OFFLINE": value]) == .list(ListCommand(), settings))
+        #expect(
+            usageError(["cache", "info"], environment: ["SWAPI_OFFLINE": "offline"])?.message
+                == "invalid value 'offline' for SWAPI_OFFLINE: expected 1, true or yes (on), or 0, false or no (off)")
+    }
+
     /// `--help` and `--version` are options of every command, which stand
     /// for the whole line wherever they are; after `--` they are arguments.
     @Test func helpAndVersionAreParsedAsOptions() throws {
