@@ -349,6 +349,52 @@ struct ServicesEndToEndTests {
         )
         #expect(connections(3, "www.swapi.tech") == 1 && connections(3, "swapi.dev") == connections(0, "swapi.dev"))
     }
+    /// Issue 42: SWAPI's four hosts black-holed (they accept, and nothing
+    /// ever comes back): the first run finds it once, staggered, in about
+    /// 4 s, not 15, and the next one asks none of them; a refresh does.
+    @Test(.enabled(Capability.hostNamesNeeded) { await Capability.servesHostNames.value })
+    func aBlackHoledNetworkIsFoundOnce() async throws {
+        let cache = Fixtures.temporaryFolder("black-hole")
+        let script = Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path
+        let runs = [["-v", "list"], ["-v", "show", "3"], ["--refresh", "list"]]
+        let plan = String(decoding: try JSONSerialization.data(withJSONObject: runs), as: UTF8.self)
+        let hosts = ["swapi.dev", "swapi.py4e.com", "www.swapi.tech", "swapi.info"]
+        let silent = String(
+            decoding: try JSONSerialization.data(
+                withJSONObject: Dictionary(uniqueKeysWithValues: hosts.map { ($0, ["silent": true]) })),
+            as: UTF8.self)
+        let result = try await SpeciesRunner(build: .installed)(
+            [], through: { ["unshare", "-n", "-m", "python3", script, $0, cache.path, plan, silent] })
+        try #require(result.status == 0, "\(result)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let done = try #require(report["runs"] as? [[String: Any]])
+        let lines = (done[0]["stderr"] as? String ?? "").split(separator: "\n")
+        #expect(done[0]["status"] as? Int == 0)
+        #expect(
+            lines.filter { !$0.hasPrefix("verbose: ") }
+                == [
+                    "note: swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer (no answer began within 3 s): "
+                        + "answering from the SWAPI data built in (recorded 2026-11-21)"
+                ])
+        // Each asked 0.25 s after the one before, each given 3 s: well
+        // within the 15 s timeout, which asking them in turn would take.
+        let took = lines.last { $0.hasPrefix("verbose: done after ") }?.split(separator: " ")[3]
+        #expect(try #require(took.flatMap { Int($0) }) < 12_000, "\(lines)")
+        let next = done[1]
+        #expect(next["stdout"] as? String == (try Fixtures.text("golden/show/3.txt")))
+        let told = (next["stderr"] as? String ?? "").split(separator: "\n").filter { !$0.hasPrefix("verbose: ") }
+        #expect(
+            told.count == 1
+                && told[0].hasPrefix("note: swapi.dev, swapi.py4e.com, www.swapi.tech and swapi.info did not answer "))
+        #expect(
+            told.first?.contains(" ago: answering from the SWAPI data built in (recorded 2026-11-21); asked again in ")
+                == true)
+        #expect(!(next["stderr"] as? String ?? "").contains("verbose: GET "), "the next run asks none of them")
+        #expect(
+            (done[2]["stderr"] as? String)?.contains("did not answer (no answer began within 3 s)") == true,
+            "a refresh asks them")
+    }
+
     /// Issue 22: swapi.dev answers page 1, then fails; swapi.py4e.com's
     /// certificate has expired. The listing is www.swapi.tech's, whole (its
     /// own dates, no films); with every other service down, the data built

@@ -3,33 +3,54 @@ import Testing
 
 @testable import SpeciesKit
 
-/// Who answers, in what order, and what each failure means, as a table: no
-/// transport, clock or server.
+/// Who answers, in what order, and what each failure means, as a table:
+/// what each source does goes in, the next step comes out. No transport,
+/// clock or server.
 @Suite("Who answers")
 struct AnswerPlanTests {
     static let dev = APIRoot.swapi, py4e = APIRoot("https://swapi.py4e.com/api/")!
+    static let tech = APIRoot("https://www.swapi.tech/api/")!
     static let copy = APIRoot("http://127.0.0.1:9/api/")!
     static let url = URL(string: "https://swapi.dev/api/species/?page=2")!
+    static let silence = Fault.unreachable(TransportError(.timedOut(seconds: 3), url: url, detail: "no first byte"))
+
+    static func failed(_ index: Int, _ error: Fault, service: String = "swapi.dev", heard: Bool = true)
+        -> AnswerPlan.Event
+    {
+        .failed(index, ServiceFailure(service: service, error: error, heard: heard))
+    }
+
+    /// Feeds `events` in turn, deadline or not; the step after each.
+    static func steps(_ plan: inout AnswerPlan, _ events: [AnswerPlan.Event], deadlinePassed: Bool = false)
+        -> [AnswerPlan.Step]
+    {
+        [plan.start()] + events.map { plan.next(after: $0, deadlinePassed: deadlinePassed) }
+    }
 
     @Test func theServicesThenTheCacheOfEachThenTheBuiltInData() {
         let plan = AnswerPlan(
             services: [Self.copy, Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true)
         #expect(
             plan.sources == [
-                .service(Self.copy, followed: true), .service(Self.dev, followed: true),
-                .service(Self.py4e, followed: false), .cache(Self.copy), .cache(Self.dev), .cache(Self.py4e),
-                .builtInData(Self.dev),
-            ])
+                .service(Self.copy, followed: true, retries: false), .service(Self.dev, followed: true, retries: false),
+                .service(Self.py4e, followed: true, retries: true), .cache(Self.copy), .cache(Self.dev),
+                .cache(Self.py4e), .builtInData(Self.dev),
+            ], "the last of several is followed by what stands in, and keeps the pace; it alone retries")
+        let alone = AnswerPlan(services: [Self.dev], mode: .normal, fallback: true, hasCache: true)
+        #expect(alone.sources.first == .service(Self.dev, followed: false, retries: true), "the whole timeout")
     }
 
     @Test func withoutAFallbackOnlyTheServices() {
         let plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .refresh, fallback: false, hasCache: true)
-        #expect(plan.sources == [.service(Self.dev, followed: true), .service(Self.py4e, followed: false)])
+        #expect(
+            plan.sources == [
+                .service(Self.dev, followed: true, retries: false), .service(Self.py4e, followed: false, retries: true),
+            ])
     }
 
     @Test func theBuiltInDataStandsInForSWAPIsServicesOnly() {
         let plan = AnswerPlan(services: [Self.copy], mode: .normal, fallback: true, hasCache: false)
-        #expect(plan.sources == [.service(Self.copy, followed: false)])
+        #expect(plan.sources == [.service(Self.copy, followed: false, retries: true)])
     }
 
     @Test func offlineTheCacheOfEachThenTheBuiltInDataForSWAPIsServicesOnly() {
@@ -43,44 +64,159 @@ struct AnswerPlanTests {
     @Test(arguments: [
         (
             Fault.noSuchPage(5, pages: 4, search: nil),
-            AnswerPlan.Step.answer(.noSuchPage(5, pages: 4, search: nil))
+            AnswerPlan.Step.answer(0, .noSuchPage(5, pages: 4, search: nil))
         ),
-        (.notFound(what: "species 99", url: url), .answer(.notFound(what: "species 99", url: url))),
-        (.noSuchName("wookiee", suggestions: ["Wookie"]), .answer(.noSuchName("wookiee", suggestions: ["Wookie"]))),
+        (.notFound(what: "species 99", url: url), .answer(0, .notFound(what: "species 99", url: url))),
+        (
+            .noSuchName("wookiee", suggestions: ["Wookie"]),
+            .answer(0, .noSuchName("wookiee", suggestions: ["Wookie"]))
+        ),
         (.cancelled, .fail(.cancelled)),
         (.notASpeciesURL("x", expected: "y"), .fail(.notASpeciesURL("x", expected: "y"))),
-        (.tooLarge(url: url, .bytes(100)), .ask(1)), (.tooLarge(url: url, .pages(500)), .ask(1)),
-        (.unreachable(TransportError(.other, url: url, detail: "a transport's own")), .ask(1)),
-        (.incomplete(url: url, .notASpecies("'Tatooine'")), .ask(1)),
-        (.invalidResponse(url: url, .formChanged(to: "swapi.tech's", from: "swapi.dev's")), .ask(1)),
-        (.badLink(url: url, link: "x", .loops), .ask(1)), (.httpStatus(500, url: url), .ask(1)),
-        (.notCached(url: url), .ask(1)),
+        (.tooLarge(url: url, .bytes(100)), .ask([1])), (.tooLarge(url: url, .pages(500)), .ask([1])),
+        (.unreachable(TransportError(.other, url: url, detail: "a transport's own")), .ask([1])),
+        (.incomplete(url: url, .notASpecies("'Tatooine'")), .ask([1])),
+        (.invalidResponse(url: url, .formChanged(to: "swapi.tech's", from: "swapi.dev's")), .ask([1])),
+        (.badLink(url: url, link: "x", .loops), .ask([1])), (.httpStatus(500, url: url), .ask([1])),
+        (.notCached(url: url), .ask([1])),
     ])
     func aFailureIsAnAnswerOrNoAnswerFromThatSource(error: Fault, step: AnswerPlan.Step) {
-        let plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
-        let failures = [ServiceFailure(service: "swapi.dev", error: error)]
-        #expect(plan.next(after: 0, failed: error, failures: failures, deadlinePassed: false) == step)
+        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        #expect(Self.steps(&plan, [Self.failed(0, error)]) == [.ask([0]), step])
     }
 
     @Test func theServicesTheDeadlineLeavesNoTimeForAreNotAsked() {
-        let plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true)
-        let timedOut = Fault.unreachable(TransportError(.timedOut(seconds: 1), url: Self.url, detail: "t"))
-        let failures = [ServiceFailure(service: "swapi.dev", error: timedOut)]
-        #expect(plan.next(after: 0, failed: timedOut, failures: failures, deadlinePassed: true) == .ask(2))
+        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true)
+        #expect(Self.steps(&plan, [Self.failed(0, Self.silence)], deadlinePassed: true) == [.ask([0]), .ask([2])])
+        #expect(plan.failures.map(\.service) == ["swapi.dev"], "py4e is not named")
     }
 
     @Test func whenNoneIsLeftTheErrorNamesWhatFailed() {
         let down = Fault.httpStatus(503, url: Self.url)
-        let one = [ServiceFailure(service: "swapi.dev", error: down)]
-        let alone = AnswerPlan(services: [Self.dev], mode: .normal, fallback: false, hasCache: false)
-        #expect(alone.next(after: 0, failed: down, failures: one, deadlinePassed: false) == .fail(down))
-        let two = one + [ServiceFailure(service: "swapi.py4e.com", error: down)]
-        let both = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        var alone = AnswerPlan(services: [Self.dev], mode: .normal, fallback: false, hasCache: false)
+        #expect(Self.steps(&alone, [Self.failed(0, down)]).last == .fail(down))
+        var both = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        let two = [
+            ServiceFailure(service: "swapi.dev", error: down), ServiceFailure(service: "swapi.py4e.com", error: down),
+        ]
         #expect(
-            both.next(after: 1, failed: down, failures: two, deadlinePassed: false) == .fail(.noServiceAnswered(two)))
-        let copy = AnswerPlan(services: [Self.copy], mode: .normal, fallback: true, hasCache: true)
+            Self.steps(&both, [Self.failed(0, down), Self.failed(1, down, service: "swapi.py4e.com")]).last
+                == .fail(.noServiceAnswered(two)))
+        var copy = AnswerPlan(services: [Self.copy], mode: .normal, fallback: true, hasCache: true)
         #expect(
-            copy.next(after: 1, failed: .notCached(url: Self.url), failures: one, deadlinePassed: false)
+            Self.steps(&copy, [Self.failed(0, down), Self.failed(1, .notCached(url: Self.url))]).last
                 == .fail(.unanswered(down, host: "swapi.dev")))
+        var offline = AnswerPlan(services: [Self.copy], mode: .offline, fallback: true, hasCache: true)
+        #expect(
+            Self.steps(&offline, [Self.failed(0, .notCached(url: Self.url))]).last == .fail(.notCached(url: Self.url)))
+    }
+
+    // MARK: Issue 42: staggered services, and a dead network found once
+
+    /// A service that has shown no sign of life for the attempt delay has
+    /// the next asked beside it; the first in order that answers whole is
+    /// the answer, and one after it waits for it.
+    @Test func aQuietServiceHasTheNextAskedBesideIt() {
+        var plan = AnswerPlan(
+            services: [Self.dev, Self.py4e, Self.tech], mode: .normal, fallback: true, hasCache: false)
+        #expect(plan.staggers(0))
+        #expect(
+            Self.steps(&plan, [.quiet(0), .quiet(1), .answered(2), .answered(1)])
+                == [.ask([0]), .ask([1]), .ask([2]), .wait, .wait])
+        #expect(!plan.staggers(2), "the built-in data is asked only once every service has failed")
+        #expect(plan.next(after: .quiet(2), deadlinePassed: false) == .wait)
+        #expect(plan.next(after: Self.failed(0, Self.silence), deadlinePassed: false) == .take(1))
+    }
+
+    @Test func theFirstThatAnswersIsTakenAtOnceWhenNoneBeforeItIsAsked() {
+        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        #expect(Self.steps(&plan, [.answered(0)]) == [.ask([0]), .take(0)])
+        var second = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        #expect(
+            Self.steps(&second, [.quiet(0), Self.failed(0, Self.silence), .answered(1)])
+                == [.ask([0]), .ask([1]), .wait, .take(1)])
+    }
+
+    /// An answer that there is nothing is the answer only once every source
+    /// before it has failed.
+    @Test func aLaterNoWaitsForTheOnesBeforeIt() {
+        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        let none = Fault.noSuchPage(9, pages: 4, search: nil)
+        #expect(
+            Self.steps(&plan, [.quiet(0), Self.failed(1, none), Self.failed(0, Self.silence)])
+                == [.ask([0]), .ask([1]), .wait, .answer(1, none)])
+    }
+
+    /// A quiet service after the deadline, or one whose answer came already,
+    /// has nothing asked beside it.
+    @Test func aQuietServiceAfterTheDeadlineOrAnswerAsksNothing() {
+        var late = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        #expect(Self.steps(&late, [.quiet(0)], deadlinePassed: true) == [.ask([0]), .wait])
+        var failed = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        #expect(
+            Self.steps(&failed, [Self.failed(0, .httpStatus(500, url: Self.url)), .quiet(0)])
+                == [.ask([0]), .ask([1]), .wait])
+    }
+
+    /// Every service failed without a sign of life: an outage; one heard
+    /// from, or any failure that is not silence, is none.
+    @Test(arguments: [
+        ([silence, silence], [false, false], true),
+        (
+            [silence, .unreachable(TransportError(.unknownHost, url: url, detail: "unknown host"))], [false, false],
+            true
+        ),
+        (
+            [silence, .unreachable(TransportError(.connectionRefused, url: url, detail: "refused"))], [false, false],
+            true
+        ),
+        ([silence, silence], [false, true], false),
+        ([silence, .httpStatus(503, url: url)], [false, false], false),
+        (
+            [
+                silence,
+                .unreachable(TransportError(.timedOut(seconds: 3), url: url, detail: "slow", responseBegan: true)),
+            ],
+            [false, false], false
+        ),
+        (
+            [silence, .unreachable(TransportError(.insecureConnection, url: url, detail: "expired"))], [false, false],
+            false
+        ),
+    ])
+    func anOutageIsEveryServiceSilent(errors: [Fault], heard: [Bool], outage: Bool) {
+        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        _ = Self.steps(
+            &plan, [.quiet(0), Self.failed(0, errors[0], heard: heard[0]), Self.failed(1, errors[1], heard: heard[1])])
+        #expect(plan.foundOutage == outage)
+    }
+
+    /// While the services are down, the stand-ins answer without asking
+    /// them; with none, the error says when they failed.
+    @Test func servicesFoundDownAreNotAsked() {
+        let since = Date(timeIntervalSince1970: 1_000_000)
+        let outage = Outage(services: "swapi.dev and swapi.py4e.com", since: since, now: since.addingTimeInterval(12))
+        var down = AnswerPlan(
+            services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true, outage: outage)
+        #expect(down.sources == [.cache(Self.dev), .cache(Self.py4e), .builtInData(Self.dev)])
+        #expect(down.start() == .ask([0]))
+        var cached = AnswerPlan(services: [Self.copy], mode: .normal, fallback: true, hasCache: true, outage: outage)
+        #expect(
+            Self.steps(&cached, [Self.failed(0, .notCached(url: Self.url))]).last
+                == .fail(.outage(outage, cacheAsked: true)))
+        var strict = AnswerPlan(
+            services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true, outage: outage)
+        #expect(strict.sources.isEmpty)
+        #expect(strict.start() == .fail(.outage(outage, cacheAsked: false)))
+        #expect(
+            SpeciesError(.outage(outage, cacheAsked: false)).description
+                == "swapi.dev and swapi.py4e.com did not answer 12 s ago; asked again in 48 s, or at once on a refresh")
+        #expect(
+            SpeciesError(.outage(outage, cacheAsked: true)).description
+                == "swapi.dev and swapi.py4e.com did not answer 12 s ago, and the cache holds no answer; "
+                + "asked again in 48 s, or at once on a refresh")
+        #expect(Outage.isRecent(since, now: since.addingTimeInterval(59)))
+        #expect(!Outage.isRecent(since, now: since.addingTimeInterval(60)))
+        #expect(!Outage.isRecent(since, now: since.addingTimeInterval(-1)), "a clock set back")
     }
 }

@@ -84,6 +84,8 @@ struct PublicAPITests {
             (.init(roots: [.swapi], retries: -1), .retries),
             (.init(roots: [.swapi], maxResponseSize: -1), .maxResponseSize),
             (.init(roots: [.swapi], cache: CachePolicy(directory: nil, maxAge: .infinity)), .maxAge),
+            (.init(roots: [.swapi], attemptDelay: .nan), .attemptDelay),
+            (.init(roots: [.swapi], attemptDelay: -1), .attemptDelay),
         ]
         for (configuration, setting) in settings {
             let client = SpeciesClient(configuration: configuration, transport: transport)
@@ -176,6 +178,74 @@ struct PublicAPITests {
             "\(AnswerSource.builtInData(recorded: "2026-11-21"))"
                 == "the SWAPI data built into SpeciesKit, recorded 2026-11-21")
         #expect("\(SpeciesError.Kind.nothingMatched)" == "nothing matched")
+    }
+
+    // MARK: Issue 42: callers share answers
+
+    /// A client of one root that answers each request 0.3 s late, so that
+    /// calls made at once overlap, keeping answers for a day.
+    private func sharing(_ root: APIRoot) -> SpeciesClient {
+        SpeciesClient(configuration: .init(roots: [root], timeout: 120, retries: 0))
+    }
+
+    /// Ten callers that ask the same at once cost one call's requests, and
+    /// asking again costs nothing: the answer is kept.
+    @Test func tenCallersAtOnceCostOneCallsRequests() async throws {
+        let single = ServerSession()
+        _ = try await sharing(try #require(APIRoot(try await single.root(delay: 300)))).allSpecies()
+        let oneCall = try await single.requests(delay: 300).count
+        #expect(oneCall == 4, "the page plan: pages 1 to 4 at once")
+        let root = try #require(APIRoot(try await session.root(delay: 300)))
+        let client = sharing(root)
+        let answers = try await withThrowingTaskGroup(of: Answer<[StarWarsSpecies]>.self) { group in
+            for _ in 0..<10 { group.addTask { try await client.allSpecies() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 10 && answers.allSatisfy { $0.value.count == 37 && $0.source == .service(root) })
+        #expect(try await session.requests(delay: 300).count == oneCall)
+        let again = try await client.allSpecies()
+        #expect(again.value == answers[0].value && again.source == .service(root))
+        #expect(try await session.requests(delay: 300).count == oneCall, "twice in a row costs once")
+        _ = try await client.page(2)
+        #expect(try await session.requests(delay: 300).count == oneCall + 1, "another question is asked")
+    }
+
+    /// What the cache policy says of an answer holds for one kept: no
+    /// maximum age keeps none, and a refresh asks again.
+    @Test func aKeptAnswerKeepsToTheCachePolicy() async throws {
+        let root = try #require(APIRoot(try await session.root()))
+        for policy in [CachePolicy(directory: nil, maxAge: 0), CachePolicy(directory: folder, mode: .refresh)] {
+            let client = SpeciesClient(configuration: .init(roots: [root], timeout: 120, cache: policy))
+            let before = try await session.requests().count
+            _ = try await client.page()
+            _ = try await client.page()
+            #expect(try await session.requests().count == before + 2, "\(policy)")
+        }
+    }
+
+    /// Of two callers of one question, the one cancelled stops waiting at
+    /// once; the fetch goes on for the other, which gets the answer.
+    @Test func aCancelledCallerStopsWaitingAndTheOtherIsAnswered() async throws {
+        let root = try #require(APIRoot(try await session.root(delay: 1000)))
+        let client = sharing(root)
+        let cancelled = Task { await error { () throws(SpeciesError) in _ = try await client.species(.id(3)) } }
+        let answered = Task { try await client.species(.id(3)) }
+        _ = try await session.requests(delay: 1000, atLeast: 1)
+        cancelled.cancel()
+        #expect(await cancelled.value?.kind == .cancelled)
+        let wookie = try await answered.value
+        #expect(wookie.value.name == "Wookie")
+        #expect(try await session.requests(delay: 1000).count == 1, "one fetch, not stopped by the cancelled caller")
+    }
+
+    /// Two questions at once: each its own answer.
+    @Test func twoQuestionsAtOnceAreEachTheirOwn() async throws {
+        let root = try #require(APIRoot(try await session.root(delay: 300)))
+        let client = sharing(root)
+        async let wookie = client.species(.id(3))
+        async let hutt = client.species(.name("hutt"))
+        let (three, five) = try await (wookie, hutt)
+        #expect(three.value.name == "Wookie" && five.value.name == "Hutt")
     }
 
     /// A `Task` carries the typed error as its value, as the getting-started

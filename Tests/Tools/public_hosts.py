@@ -11,21 +11,24 @@ its host over HTTPS on port 443, in the host's dialect; swapi.dev's
 certificate has expired, as the real one has since 2025-04-14. HOSTS, a JSON
 object, changes that for some hosts: {"swapi.dev": {"certificate":
 "server.pem", "fault": "later-500"}} gives one a certificate or a fault of
-swapi_server.py's, and {"swapi.info": {"down": true}} serves nothing there
-(a refused connection).
+swapi_server.py's, {"swapi.info": {"down": true}} serves nothing there
+(a refused connection), and {"swapi.info": {"silent": true}} accepts
+connections and never answers, as a black hole of a firewall does.
 
 RUNS is a JSON list of argument lists. Each runs the executable SPECIES
 with a clean environment and the cache folder CACHE. The tool prints one
-JSON object: for each run, its status, stdout and stderr, and how many
-connections each host had accepted by its end. Python 3 standard library
-only.
+JSON object: for each run, its status, stdout and stderr, the seconds it
+took, and how many connections each host had accepted by its end. Python 3
+standard library only.
 """
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TLS = os.path.join(HERE, "..", "TLS")
@@ -67,6 +70,14 @@ def main():
         if change.get("down"):
             servers.append((host, log, None))
             continue
+        if change.get("silent"):
+            # Listening, never accepting: the kernel completes the handshake,
+            # and no byte ever comes back.
+            hole = socket.socket()
+            hole.bind((address, 443))
+            hole.listen(128)
+            servers.append((host, log, hole))
+            continue
         fault = ["--fault", change["fault"]] if "fault" in change else []
         server = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "swapi_server.py"), "--host", address, "--port", "443", "--exit-with-stdin",
@@ -81,15 +92,19 @@ def main():
                    "XDG_CACHE_HOME": cache, "SWIFT_BACKTRACE": "enable=no"}
     results = []
     for arguments in runs:
+        started = time.monotonic()
         finished = subprocess.run([species] + arguments, env=environment, capture_output=True, text=True, timeout=120)
+        seconds = time.monotonic() - started
         connections = {}
         for host, log, _ in servers:
             with open(log) as file:
                 connections[host] = len(file.readlines())
         results.append({"arguments": arguments, "status": finished.returncode, "stdout": finished.stdout,
-                        "stderr": finished.stderr, "connections": connections})
+                        "stderr": finished.stderr, "seconds": seconds, "connections": connections})
     for _, _, server in servers:
-        if server:
+        if isinstance(server, socket.socket):
+            server.close()
+        elif server:
             server.kill()
     print(json.dumps({"runs": results}))
 

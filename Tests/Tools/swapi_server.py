@@ -148,6 +148,7 @@ FAULTS = {
     "oversized-page-2": "species page 2 is padded past 2 MiB",
     "as-array": "the species list is one array of page 1's species, as swapi.info's is",
     "search-form": "swapi.tech's species pages are written in the form of its search: result, no next",
+    "thousands": "the species list holds 5,000 species in 500 pages of 10 (SWAPI's species over and over, each with an id and a name of its own)",
 }
 
 # What each ELEMENT fault makes of a species object.
@@ -566,6 +567,8 @@ class Handler(BaseHTTPRequestHandler):
             return status, json.dumps(document).encode()
         if fault == "empty-list" and first_page:
             return status, b'{"count":0,"next":null,"previous":null,"results":[]}'
+        if fault == "thousands" and rest == "species/" and "search" not in dict(urllib.parse.parse_qsl(query)):
+            return self.thousands(query, own_root)
         if fault == "huge-page" and first_page:
             return status, self.server.huge_page(body, own_root)
         if fault == "empty-objects" and first_page:
@@ -577,6 +580,28 @@ class Handler(BaseHTTPRequestHandler):
                        for number, species in enumerate(json.loads(body)["results"] * 200, start=1)]
             return status, json.dumps(results).encode()
         return status, body
+
+    def thousands(self, query, own_root, count=5000):
+        """A page of a listing of `count` species, SWAPI's over and over."""
+        page = dict(urllib.parse.parse_qsl(query)).get("page", "1")
+        pages = count // PAGE_SIZE
+        if not page.isdigit() or not 1 <= int(page) <= pages:
+            return 404, NOT_FOUND
+        page = int(page)
+        data = self.server.dialects.data
+        ids = data.ids("species")
+
+        def link(kind, number):
+            return f"{own_root}{kind}/{number}/"
+
+        def species(number):
+            record = data.drf("species", ids[(number - 1) % len(ids)], link)
+            return {**record, "name": f"{record['name']} {number}", "url": link("species", number)}
+
+        results = [species(number) for number in range((page - 1) * PAGE_SIZE + 1, page * PAGE_SIZE + 1)]
+        body = {"count": count, "next": f"{own_root}species/?page={page + 1}" if page < pages else None,
+                "previous": f"{own_root}species/?page={page - 1}" if page > 1 else None, "results": results}
+        return 200, Dialects.dumps(body)
 
     @staticmethod
     def element_fault(fault, body, page_number):

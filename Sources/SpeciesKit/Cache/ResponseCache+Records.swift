@@ -37,6 +37,22 @@ extension ResponseCache {
         try remember(dialect.rawValue, as: Self.dialectKey(root), at: now)
     }
 
+    /// When every service of the list `roots` last failed without a sign of
+    /// life (`Outage`); nil when no record says so, or it does not read.
+    func outage(of roots: [APIRoot]) -> Date? {
+        record(Self.outageKey(roots))?.written
+    }
+
+    /// Records that every service of `roots` failed without a sign of life.
+    func recordOutage(of roots: [APIRoot], at now: Date) throws(Failure) {
+        try remember("", as: Self.outageKey(roots), at: now)
+    }
+
+    /// A service of `roots` answered: the record of an outage goes.
+    func forgetOutage(of roots: [APIRoot]) {
+        forget(Self.outageKey(roots))
+    }
+
     /// What `species cache info` says of each list: which service answers
     /// it, since when, and when that was last confirmed; the latest first.
     package func rememberedServices() -> [(list: [String], remembered: Remembered)] {
@@ -52,6 +68,10 @@ extension ResponseCache {
 
     private static func serviceKey(_ roots: [APIRoot]) -> String {
         servicePrefix + roots.map(name).joined(separator: " ")
+    }
+
+    private static func outageKey(_ roots: [APIRoot]) -> String {
+        "outage " + roots.map(name).joined(separator: " ")
     }
 
     private static func dialectKey(_ root: APIRoot) -> String {

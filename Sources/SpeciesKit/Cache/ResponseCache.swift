@@ -66,6 +66,8 @@ package struct ResponseCache: Sendable {
     /// is a record: a file of the same form, the value as its body, that is
     /// no entry (`cache info` counts entries).
     private static let recordSuffix = ".record"
+    /// The lock of a question that runs sharing the cache share (`lock`).
+    private static let lockSuffix = ".lock"
     /// A header longer than this is no entry's: it holds a URL and two
     /// validators.
     static let maxHeaderSize = 64 * 1024
@@ -130,6 +132,50 @@ package struct ResponseCache: Sendable {
     /// Remembers `value` as `key`, written `now`.
     func remember(_ value: String, as key: String, at now: Date) throws(Failure) {
         try write(Entry(url: key, fetched: now, body: Data(value.utf8)), suffix: Self.recordSuffix)
+    }
+
+    /// The record `key` goes, if there is one.
+    func forget(_ key: String) {
+        unlink(file(for: key, suffix: Self.recordSuffix).path)
+    }
+
+    /// The lock of `key`, held by this process until it is released, when
+    /// no other holds it (`flock`: a run that ends, however it ends,
+    /// leaves none behind); nil while another does, or, when the cache
+    /// cannot hold one, at once a lock of nothing. A lock file that is not
+    /// a regular file is replaced.
+    func lock(_ key: String) -> Lock? {
+        guard (try? prepare()) != nil else { return Lock(descriptor: -1) }
+        let path = locks.appendingPathComponent(file(for: key, suffix: Self.lockSuffix).lastPathComponent).path
+        for _ in 0..<2 {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+            var status = stat()
+            guard descriptor >= 0, fstat(descriptor, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG)
+            else {
+                if descriptor >= 0 { close(descriptor) }
+                if unlink(path) != 0 && errno != ENOENT { break }
+                _ = rmdir(path)
+                continue
+            }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return Lock(descriptor: descriptor) }
+            let held = errno == EWOULDBLOCK
+            close(descriptor)
+            return held ? nil : Lock(descriptor: -1)
+        }
+        return Lock(descriptor: -1)
+    }
+
+    /// A lock of the cache, released when it goes.
+    final class Lock: Sendable {
+        private let descriptor: Int32
+
+        fileprivate init(descriptor: Int32) {
+            self.descriptor = descriptor
+        }
+
+        deinit {
+            if descriptor >= 0 { close(descriptor) }
+        }
     }
 
     /// Every record whose key starts with `prefix`: its key, value and
@@ -200,23 +246,27 @@ package struct ResponseCache: Sendable {
     /// file another process removed first is removed already.
     package func clear() throws(Failure) -> Summary {
         let removed = summary()
-        for file in ownFiles() + ownFiles(in: temporaries) where unlink(file.path) != 0 && errno != ENOENT {
+        for file in ownFiles() + ownFiles(in: temporaries) + ownFiles(in: locks)
+        where unlink(file.path) != 0 && errno != ENOENT {
             throw Failure(path: file.path, reason: Self.systemError())
         }
         rmdir(temporaries.path)
+        rmdir(locks.path)
         return removed
     }
 
     /// The folder of temporary files.
     private var temporaries: URL { directory.appendingPathComponent("tmp") }
+    /// The folder of the locks of questions (`lock`).
+    private var locks: URL { directory.appendingPathComponent("locks") }
 
     /// The folders whose files this process has written: each is prepared once.
     private static let prepared = Mutex<Set<String>>([])
 
     /// Before the first write of this process: the cache's folder, those
-    /// above it and `tmp`, made for the owner only, and the temporary files
-    /// whose writer is gone (killed between writing and renaming; their
-    /// name holds its process id) removed.
+    /// above it, `tmp` and `locks`, made for the owner only, and the
+    /// temporary files whose writer is gone (killed between writing and
+    /// renaming; their name holds its process id) removed.
     private func prepare() throws(Failure) {
         guard !Self.prepared.withLock({ $0.contains(directory.path) }) else { return }
         var path = ""
@@ -225,6 +275,9 @@ package struct ResponseCache: Sendable {
             if mkdir(path, 0o700) != 0 && errno != EEXIST {
                 throw Failure(path: path, reason: Self.systemError())
             }
+        }
+        if mkdir(locks.path, 0o700) != 0 && errno != EEXIST {
+            throw Failure(path: locks.path, reason: Self.systemError())
         }
         for file in ownFiles(in: temporaries) {
             let parts = file.lastPathComponent.split(separator: ".")
@@ -249,7 +302,7 @@ package struct ResponseCache: Sendable {
 
     private static func isOwnName(_ name: String) -> Bool {
         let own = { (text: Substring) in
-            [suffix, recordSuffix].contains { text.count == 16 + $0.count && text.hasSuffix($0) }
+            [suffix, recordSuffix, lockSuffix].contains { text.count == 16 + $0.count && text.hasSuffix($0) }
                 && text.prefix(16).allSatisfy(\.isHexDigit)
         }
         if name.hasPrefix("."), name.hasSuffix(".tmp") {

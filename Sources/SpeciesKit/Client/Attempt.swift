@@ -51,6 +51,11 @@ final class Attempt: Sendable {
         var revalidate: Bool
         /// The cache is not read at all.
         var bypass = false
+        /// Anything came from the source: a body, an HTTP status, a failure
+        /// that is not silence.
+        var heard = false
+        /// Of the bodies handed over.
+        var bytes = 0
     }
 
     let root: APIRoot
@@ -78,6 +83,12 @@ final class Attempt: Sendable {
     /// Whether the cache answered any of it.
     var answeredFromCache: Bool { held.withLock { $0.oldestFromCache != nil } }
 
+    /// Whether anything came from the source: a sign of life.
+    var heard: Bool { held.withLock { $0.heard } }
+
+    /// Bytes of the bodies handed over.
+    var bytes: Int { held.withLock { $0.bytes } }
+
     /// From now on, the cache is not read: what it answered is asked of the
     /// service again, and what went into the answer so far is forgotten.
     func readAgain() {
@@ -88,6 +99,7 @@ final class Attempt: Sendable {
             held.used = []
             held.pages = []
             held.warnings = []
+            held.bytes = 0
         }
     }
 
@@ -108,7 +120,7 @@ final class Attempt: Sendable {
             fetching.diagnostics.trace {
                 "GET \(url.redacted): from the cache, no request (fetched \(TimeSpan.describe(now.timeIntervalSince(entry.fetched))) ago)"
             }
-            return try checked(entry.body, url)
+            return try handOver(entry.body, url)
         }
         guard let limits else { throw .notCached(url: url) }
         var request = HTTPRequest(url: url, limits: limits)
@@ -120,9 +132,9 @@ final class Attempt: Sendable {
             guard var entry else { break }
             entry.fetched = fetching.time.now
             hold(entry)
-            return try checked(entry.body, url)
+            return try handOver(entry.body, url)
         case 200..<300:
-            let body = try checked(response.body, url)
+            let body = try handOver(response.body, url)
             hold(
                 .init(
                     url: key, fetched: fetching.time.now, etag: response.header("ETag"),
@@ -137,12 +149,14 @@ final class Attempt: Sendable {
         throw .httpStatus(response.status, url: url)
     }
 
-    /// `body`, when it is within the client's limits.
-    private func checked(_ body: Data, _ url: URL) throws(Fault) -> Data {
+    /// `body`, when it is within the client's limits, counted.
+    private func handOver(_ body: Data, _ url: URL) throws(Fault) -> Data {
+        held.withLock { $0.heard = true }
         if body.count > fetching.maxResponseSize { throw .tooLarge(url: url, .bytes(fetching.maxResponseSize)) }
         if let excess = JSONValueCount(maxSize: fetching.maxResponseSize).excess(in: body) {
             throw .tooLarge(url: url, excess)
         }
+        held.withLock { $0.bytes += body.count }
         return body
     }
 
@@ -160,7 +174,10 @@ final class Attempt: Sendable {
             let response: HTTPResponse
             do {
                 response = try await fetching.transport.send(request)
+                held.withLock { $0.heard = true }
             } catch {
+                // A request this client stopped says nothing of the server.
+                if error.kind != .cancelled, !Fault(error).isSilence { held.withLock { $0.heard = true } }
                 fetching.diagnostics.trace { "GET \(url.redacted): failed after \(elapsed()): \(error.detail)" }
                 let wait = Self.backoff(attempt: attempt, unit: fetching.jitter())
                 guard error.kind == .connectionLost, attempt < retries, wait < deadline.secondsLeft else {

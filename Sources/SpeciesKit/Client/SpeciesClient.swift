@@ -37,6 +37,12 @@ public struct SpeciesClient: Sendable {
         public var maxResponseSize: Int
         /// Follow `next` one page at a time, never fetching pages at once.
         public var serial: Bool
+        /// Seconds a service of `roots` may go without a sign of life (a
+        /// response, or a failure) before the next is asked beside it, as
+        /// RFC 8305's Connection Attempt Delay staggers addresses; the
+        /// answer is still the first service's, in the list's order, that
+        /// answers whole. `.infinity` asks them one after another.
+        public var attemptDelay: Double
         /// Where responses are kept, and when they answer.
         public var cache: CachePolicy
         /// When no service can answer, answer from the cache, whatever its
@@ -45,19 +51,23 @@ public struct SpeciesClient: Sendable {
         /// The `User-Agent` of every request of the default transport.
         public var userAgent: String
 
+        /// A quarter of a second, RFC 8305's: the default of `attemptDelay`.
+        public static let defaultAttemptDelay = 0.25
+
         /// SWAPI's public services, a 15-second timeout, three retries and
         /// no cache.
         public init(
             roots: [APIRoot] = APIRoot.publicServices, timeout: Double = defaultTimeout, retries: Int = defaultRetries,
             maxResponseSize: Int = defaultMaxResponseSize, serial: Bool = false,
-            cache: CachePolicy = CachePolicy(directory: nil), fallback: Bool = true,
-            userAgent: String = "SpeciesKit/\(SpeciesRelease.version)"
+            attemptDelay: Double = defaultAttemptDelay, cache: CachePolicy = CachePolicy(directory: nil),
+            fallback: Bool = true, userAgent: String = "SpeciesKit/\(SpeciesRelease.version)"
         ) {
             self.roots = roots
             self.timeout = timeout
             self.retries = retries
             self.maxResponseSize = maxResponseSize
             self.serial = serial
+            self.attemptDelay = attemptDelay
             self.cache = cache
             self.fallback = fallback
             self.userAgent = userAgent
@@ -73,6 +83,10 @@ public struct SpeciesClient: Sendable {
             if maxResponseSize < 1 {
                 return .badQuestion(
                     "the largest response must be 1 byte or more, not \(maxResponseSize)", setting: .maxResponseSize)
+            }
+            if attemptDelay.isNaN || attemptDelay < 0 {
+                return .badQuestion(
+                    "the attempt delay must be 0 seconds or more, not \(attemptDelay)", setting: .attemptDelay)
             }
             if !cache.maxAge.isFinite || cache.maxAge < 0 {
                 return .badQuestion(
@@ -95,6 +109,8 @@ public struct SpeciesClient: Sendable {
     /// What each attempt is handed.
     var fetching: Fetching
     let memory: Memory
+    /// The answers its callers share.
+    let shared = SharedAnswers()
 
     /// A client of the services of `configuration`.
     ///
@@ -135,7 +151,8 @@ public struct SpeciesClient: Sendable {
     ///   many there are; a `badQuestion` one for a page below 1 or a search
     ///   without a word; or why no source could answer.
     public func page(_ number: Int = 1, search: String? = nil) async throws(SpeciesError) -> Answer<SpeciesPage> {
-        try await answer(checking: Self.check(page: number), Self.check(search: search)) { source throws(Fault) in
+        try await answer(.page(number, search: search), checking: Self.check(page: number), Self.check(search: search))
+        { source throws(Fault) in
             try await source.page(number, search: search)
         }
     }
@@ -151,7 +168,9 @@ public struct SpeciesClient: Sendable {
         let limitProblem: Fault? = limit.flatMap {
             $0 < 0 ? .badQuestion("a limit must be 0 or more, not \($0)", setting: nil) : nil
         }
-        var answer = try await answer(checking: limitProblem, Self.check(search: search)) { source throws(Fault) in
+        var answer = try await answer(
+            .species(search: search, limit: limit), checking: limitProblem, Self.check(search: search)
+        ) { source throws(Fault) in
             try await source.species(matching: search, limit: limit)
         }
         if let limit { answer.value = Array(answer.value.prefix(limit)) }
@@ -170,7 +189,7 @@ public struct SpeciesClient: Sendable {
         } catch {
             throw SpeciesError(error)
         }
-        return try await answer(checking: nil) { source throws(Fault) in try await Self.species(resolved, in: source) }
+        return try await answer(.one(resolved)) { source throws(Fault) in try await Self.species(resolved, in: source) }
     }
 
     /// The species `query` designates, and the names behind its links, all
@@ -185,25 +204,36 @@ public struct SpeciesClient: Sendable {
         } catch {
             throw SpeciesError(error)
         }
-        return try await answer(checking: nil) { source throws(Fault) in
+        return try await answer(.related(resolved)) { source throws(Fault) in
             let species = try await Self.species(resolved, in: source)
             return (species, try await related(of: species, in: source))
         }
     }
 
-    /// The answer of `body`, once the configuration and `problems` (of the
-    /// question) say it may be asked.
+    /// The answer `body` makes of `question`, once the configuration and
+    /// `problems` (of the question) say it may be asked: the one kept, the
+    /// one being fetched for another caller, or a new one (`SharedAnswers`).
     private func answer<Value: Sendable>(
-        checking problems: Fault?..., body: (any SpeciesSource) async throws(Fault) -> Value
+        _ question: Question, checking problems: Fault?...,
+        body: @escaping @Sendable (any SpeciesSource) async throws(Fault) -> Value
     ) async throws(SpeciesError) -> Answer<Value> {
         if let problem = configuration.problem() ?? problems.lazy.compactMap({ $0 }).first {
             throw SpeciesError(problem)
         }
-        if Task.isCancelled { throw SpeciesError(.cancelled) }
-        do {
-            return try await firstWholeAnswer(body)
-        } catch {
-            throw SpeciesError(error)
+        // A refresh revalidates what it uses, and offline no service answers.
+        let keeps = configuration.cache.mode == .normal ? configuration.cache.maxAge : nil
+        let shared = await shared.answer(to: question, maxAge: keeps, now: { [time] in time.now }) {
+            do throws(Fault) {
+                return .success(try await firstWholeAnswer(question, body))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch shared {
+        case .success(let answer):
+            guard let value = answer.value as? Value else { throw SpeciesError(.cancelled) }
+            return Answer(value, from: answer.source)
+        case .failure(let error): throw SpeciesError(error)
         }
     }
 
@@ -250,63 +280,153 @@ public struct SpeciesClient: Sendable {
 // MARK: The services in turn
 
 extension SpeciesClient {
+    /// What a source did, as the task that asks it says.
+    private enum Outcome<Value: Sendable>: Sendable {
+        case answered(Value)
+        case failed(Fault)
+        /// Its attempt delay ran out; `heard`, whether it had shown a sign of life.
+        case delay(heard: Bool)
+    }
+
     /// What `body` makes of the first source that answers it whole, and
     /// which source that is (docs/swapi-dialects.md, "Which service
     /// answers"; docs/cli.md, "One answer, one source"), as `AnswerPlan`
-    /// lists them and says what follows a failure.
+    /// lists them and says what follows each thing a source does.
     ///
-    /// The services are asked in turn: first the one that answered in this
-    /// process, else the one the cache remembers while its record is fresh,
-    /// then the rest in the list's order. Each is one attempt (`Attempt`),
-    /// which is kept whole or dropped whole. Every request of the answer
-    /// ends by one deadline, `timeout` from its start. What stood in, or
-    /// which service took over, is said once for the life of the client.
-    private func firstWholeAnswer<Value: Sendable>(_ body: (any SpeciesSource) async throws(Fault) -> Value)
-        async throws(Fault) -> Answer<Value>
-    {
-        let order = memory.order(roots, maxAge: configuration.cache.maxAge, now: time.now)
-        let plan = AnswerPlan(
-            services: order, mode: configuration.cache.mode, fallback: configuration.fallback, hasCache: cache != nil)
+    /// The services are asked first the one that answered in this process,
+    /// else the one the cache remembers while its record is fresh, then the
+    /// rest in the list's order, each beside the one before once that one
+    /// has gone the attempt delay without a sign of life; not at all while
+    /// they are down (`Outage`). Each source is one attempt (`Attempt`),
+    /// kept whole or dropped whole. Every request of the answer ends by one
+    /// deadline, `timeout` from its start. Runs that share a cache folder
+    /// ask the services one at a time for one question: the others wait for
+    /// its lock (`ResponseCache.lock`), then find its answer in the cache.
+    /// What stood in, or which service took over, is said once for the
+    /// life of the client.
+    private func firstWholeAnswer<Value: Sendable>(
+        _ question: Question, _ body: @escaping @Sendable (any SpeciesSource) async throws(Fault) -> Value
+    ) async throws(Fault) -> SharedAnswer {
+        let now = time.now
+        // A refresh asks the services, and offline asks none.
+        let recent = configuration.cache.mode == .normal ? memory.outage(of: roots) : nil
+        let down = recent.flatMap { since in
+            Outage.isRecent(since, now: now)
+                ? Outage(services: Phrase.alternatives(roots.map(name), conjunction: "and"), since: since, now: now)
+                : nil
+        }
+        var plan = AnswerPlan(
+            services: memory.order(roots, maxAge: configuration.cache.maxAge, now: now),
+            mode: configuration.cache.mode, fallback: configuration.fallback, hasCache: cache != nil, outage: down)
         let deadline = Deadline(seconds: configuration.timeout, time: time)
-        var failures: [ServiceFailure] = []
-        var step = AnswerPlan.Step.ask(0)
-        while case .ask(let index) = step {
-            let source = plan.sources[index]
-            let (attempt, catalog) = catalog(of: source, deadline: deadline)
-            do {
-                let value = try await body(catalog)
-                return Answer(value, from: settle(attempt, of: source, after: failures))
-            } catch {
-                let error = Task.isCancelled ? Fault.cancelled : error
-                var failed = failures
-                if case .service(let root, _) = source {
-                    failed.append(ServiceFailure(service: name(of: root), error: error, dropped: attempt?.sent ?? ""))
+        let lock =
+            plan.sources.contains { if case .service = $0 { true } else { false } }
+            ? await hold(question, until: deadline) : nil
+        defer { withExtendedLifetime(lock) {} }
+        let result = await withTaskGroup(of: (Int, Outcome<Value>).self) { group -> Result<SharedAnswer, Fault> in
+            var attempts: [Int: Attempt] = [:]
+            var values: [Int: Value] = [:]
+            var step = plan.start(deadlinePassed: deadline.hasPassed)
+            while true {
+                switch step {
+                case .ask(let indices):
+                    for index in indices {
+                        let (attempt, catalog) = self.catalog(of: plan.sources[index], deadline)
+                        attempts[index] = attempt
+                        group.addTask {
+                            do throws(Fault) {
+                                return (index, .answered(try await body(catalog)))
+                            } catch {
+                                return (index, .failed(Task.isCancelled ? .cancelled : error))
+                            }
+                        }
+                        if let attempt, plan.staggers(index), configuration.attemptDelay.isFinite {
+                            group.addTask { [delay = configuration.attemptDelay] in
+                                try? await deadline.sleep(delay)
+                                return (index, .delay(heard: attempt.heard))
+                            }
+                        }
+                    }
+                case .wait: break
+                case .take(let index):
+                    group.cancelAll()
+                    for (other, attempt) in attempts where other != index { drop(attempt, of: plan.sources[other]) }
+                    guard let value = values[index] else { return .failure(.cancelled) }
+                    let source = settle(attempts[index], of: plan.sources[index], after: plan.failures, down: down)
+                    let fetched = attempts[index]?.oldestFromCache ?? time.now
+                    return .success(
+                        SharedAnswer(value: value, source: source, fetched: fetched, bytes: attempts[index]?.bytes ?? 0)
+                    )
+                case .answer(let index, let error):
+                    group.cancelAll()
+                    _ = settle(attempts[index], of: plan.sources[index], after: plan.failures, down: down)
+                    return .failure(error)
+                case .fail(let error):
+                    group.cancelAll()
+                    return .failure(error)
                 }
-                step = plan.next(after: index, failed: error, failures: failed, deadlinePassed: deadline.hasPassed)
-                if case .answer = step {
-                    _ = settle(attempt, of: source, after: failures)
-                } else if case .service(let root, _) = source {
-                    failures = failed
-                    attempt?.drop(from: name(of: root))
-                    gaveUp(on: root, because: error)
+                guard let (index, outcome) = await group.next() else { return .failure(.cancelled) }
+                let event: AnswerPlan.Event
+                switch outcome {
+                case .delay(heard: true):
+                    step = .wait
+                    continue
+                case .delay(heard: false):
+                    event = .quiet(index)
+                case .answered(let value):
+                    values[index] = value
+                    event = .answered(index)
+                case .failed(let error):
+                    let attempt = attempts[index]
+                    let service = if case .service(let root, _, _) = plan.sources[index] { name(of: root) } else { "" }
+                    event = .failed(
+                        index,
+                        ServiceFailure(
+                            service: service, error: error, dropped: attempt?.sent ?? "", heard: attempt?.heard ?? true)
+                    )
+                }
+                step = plan.next(after: event, deadlinePassed: deadline.hasPassed)
+                if case .failed(_, let failure) = event, failure.error.kind != .nothingMatched {
+                    drop(attempts.removeValue(forKey: index), of: plan.sources[index])
+                    if case .service(let root, _, _) = plan.sources[index] { gaveUp(on: root, because: failure.error) }
                 }
             }
         }
-        switch step {
-        case .answer(let error), .fail(let error): throw error
-        case .ask: throw .cancelled
+        if plan.foundOutage { memory.recordOutage(of: roots, at: time.now) }
+        return try result.get()
+    }
+
+    /// The lock of `question` for the services of this client, when it has
+    /// a cache: held by this run while it asks them, or, while another run
+    /// holds it, waited for until `deadline`; then whatever that run wrote
+    /// in the cache answers.
+    private func hold(_ question: Question, until deadline: Deadline) async -> ResponseCache.Lock? {
+        guard let cache else { return nil }
+        let key = "lock " + roots.map(ResponseCache.name).joined(separator: " ") + " " + question.description
+        var waited = false
+        while true {
+            if let lock = cache.lock(key) {
+                if waited { diagnostics.trace { "another run asked the same: its answer is in the cache" } }
+                return lock
+            }
+            if !waited { diagnostics.trace { "waiting for another run that asks the same" } }
+            waited = true
+            guard !deadline.hasPassed, (try? await deadline.sleep(Self.lockPoll)) != nil else { return nil }
         }
     }
 
+    /// How often a run waiting for another's lock looks again.
+    private static let lockPoll = 0.02
+
     /// What answers for `source`: a service or its cache, through an
     /// attempt, or the built-in data.
-    private func catalog(of source: AnswerPlan.Source, deadline: Deadline) -> (Attempt?, any SpeciesSource) {
+    private func catalog(of source: AnswerPlan.Source, _ deadline: Deadline) -> (Attempt?, any SpeciesSource) {
         let attempt: Attempt
         switch source {
-        case .service(let root, let followed):
+        case .service(let root, let followed, let retries):
             let limits = RequestLimits(
                 deadline: deadline, minimumPace: followed ? .followed : nil,
-                retries: followed ? 0 : configuration.retries)
+                retries: retries ? configuration.retries : 0)
             attempt = Attempt(root, limits: limits, dialect: dialect(of: root), fetching: fetching)
         case .cache(let root):
             attempt = Attempt(root, limits: nil, dialect: dialect(of: root), fetching: fetching)
@@ -314,6 +434,12 @@ extension SpeciesClient {
             return (nil, BundledCatalog(root: root, dialect: dialect(of: root)))
         }
         return (attempt, RemoteCatalog(attempt: attempt, serial: configuration.serial, diagnostics: diagnostics))
+    }
+
+    /// A source asked beside the one that answered is dropped.
+    private func drop(_ attempt: Attempt?, of source: AnswerPlan.Source) {
+        guard case .service(let root, _, _) = source else { return }
+        attempt?.drop(from: name(of: root))
     }
 
     private func gaveUp(on root: APIRoot, because error: Fault) {
@@ -328,14 +454,18 @@ extension SpeciesClient {
 
     /// `source` answered: its attempt is kept; a service is asked first from
     /// now on and remembered for a list of several, with the dialect it
-    /// spoke; and what took over, or stood in, is said once.
-    private func settle(_ attempt: Attempt?, of source: AnswerPlan.Source, after failures: [ServiceFailure])
-        -> AnswerSource
-    {
+    /// spoke, and any record of an outage goes; and what took over, or
+    /// stood in, is said once: why, from `failures`, or that the services
+    /// were `down` at a time and are not asked.
+    private func settle(
+        _ attempt: Attempt?, of source: AnswerPlan.Source, after failures: [ServiceFailure], down: Outage?
+    ) -> AnswerSource {
         let dialect = attempt?.keep()
-        let why = Fault.describe(failures)
+        let why = down?.what ?? Fault.describe(failures)
+        let asked = down?.when ?? ""
         switch source {
-        case .service(let root, _):
+        case .service(let root, _, _):
+            memory.forgetOutage(of: roots)
             let (changed, remembered, record) = memory.answered(
                 root, of: roots, maxAge: configuration.cache.maxAge, now: time.now)
             do throws(ResponseCache.Failure) {
@@ -356,17 +486,16 @@ extension SpeciesClient {
             return .service(root)
         case .cache(let root):
             let fetched = attempt?.oldestFromCache ?? time.now
-            if !failures.isEmpty {
+            if !failures.isEmpty || down != nil {
                 let age = TimeSpan.describe(time.now.timeIntervalSince(fetched))
                 let cache = roots.count == 1 ? "the cache" : "the cache of \(name(of: root))"
-                note("\(why): answering from \(cache), as fetched \(age) ago")
+                note("\(why): answering from \(cache), as fetched \(age) ago\(asked)")
             }
             return .cache(root, fetched: fetched)
         case .builtInData:
             let recorded = BundledCatalog.recorded
-            note(
-                "\(failures.isEmpty ? "offline" : why): answering from the SWAPI data built in (recorded \(recorded))"
-            )
+            let why = failures.isEmpty && down == nil ? "offline" : why
+            note("\(why): answering from the SWAPI data built in (recorded \(recorded))\(asked)")
             return .builtInData(recorded: recorded)
         }
     }
@@ -391,6 +520,9 @@ extension SpeciesClient {
         private struct State {
             var answering: APIRoot?
             var remembered: ResponseCache.Remembered??
+            /// When the services last failed without a sign of life, as the
+            /// cache recorded it, read once; `.some(nil)` for never.
+            var outage: Date??
             var dialects: [String: Dialect] = [:]
             var said = false
         }
@@ -446,6 +578,31 @@ extension SpeciesClient {
                 $0.remembered = .some(ResponseCache.Remembered(service: name, since: since, confirmed: now))
             }
             return (changed, same, (since, roots))
+        }
+
+        /// When every service of `roots` last failed without a sign of life.
+        func outage(of roots: [APIRoot]) -> Date? {
+            state.withLock { state in
+                if let outage = state.outage { return outage }
+                let read = cache?.outage(of: roots)
+                state.outage = .some(read)
+                return read
+            }
+        }
+
+        /// Every service of `roots` failed without a sign of life `now`.
+        func recordOutage(of roots: [APIRoot], at now: Date) {
+            state.withLock { $0.outage = .some(now) }
+            try? cache?.recordOutage(of: roots, at: now)
+        }
+
+        /// A service of `roots` answered: no outage is remembered.
+        func forgetOutage(of roots: [APIRoot]) {
+            let recorded = state.withLock { state in
+                defer { state.outage = .some(nil) }
+                return state.outage != .some(nil)
+            }
+            if recorded { cache?.forgetOutage(of: roots) }
         }
 
         func gaveUp(on root: APIRoot) {

@@ -38,6 +38,8 @@ public struct SpeciesError: Error, Sendable, Equatable, CustomStringConvertible,
         public static let retries = Setting(description: "retries")
         /// ``SpeciesClient/Configuration/maxResponseSize``.
         public static let maxResponseSize = Setting(description: "maxResponseSize")
+        /// ``SpeciesClient/Configuration/attemptDelay``.
+        public static let attemptDelay = Setting(description: "attemptDelay")
         /// ``CachePolicy/maxAge``.
         public static let maxAge = Setting(description: "cache.maxAge")
         /// ``CachePolicy/mode``: offline, the cache alone answers.
@@ -118,6 +120,10 @@ enum Fault: Error, Sendable, Equatable {
     /// The API could not answer, and nothing stood in for it: the cache
     /// had no answer, and the built-in data is SWAPI's, not this host's.
     indirect case unanswered(Fault, host: String)
+    /// No service was asked, as none showed a sign of life a moment before,
+    /// and nothing stood in for them: the cache, when `cacheAsked`, had no
+    /// answer.
+    case outage(Outage, cacheAsked: Bool)
     /// The task that asked was cancelled before an answer came.
     case cancelled
 
@@ -230,6 +236,9 @@ enum Fault: Error, Sendable, Equatable {
             return Facts(Self.describe(failures), .unavailable)
         case .unanswered(let cause, let host):
             return Facts("the cache holds no answer from \(host)", cause.facts.kind, setting: cause.facts.setting)
+        case .outage(let outage, let cacheAsked):
+            return Facts(
+                outage.what + (cacheAsked ? ", and the cache holds no answer" : "") + outage.when, .unavailable)
         case .cancelled:
             return Facts("cancelled before an answer came", .cancelled)
         }
@@ -433,16 +442,31 @@ struct ServiceFailure: Sendable, Equatable {
     /// What it had sent before it failed, and was dropped: `1 page, which
     /// is dropped`; empty when it sent nothing.
     var dropped: String
+    /// It showed no sign of life: nothing was heard from it, and its
+    /// failure is silence (`Fault.isSilence`).
+    var silent: Bool
 
-    /// A failure of `service`, having sent what `dropped` says.
-    init(service: String, error: Fault, dropped: String = "") {
+    /// A failure of `service`, having sent what `dropped` says; `heard`,
+    /// when anything came from it.
+    init(service: String, error: Fault, dropped: String = "", heard: Bool = true) {
         self.service = service
         self.error = error
         self.dropped = dropped
+        silent = !heard && error.isSilence
     }
 }
 
 extension Fault {
+    /// Whether the failure is silence: no address, no connection, or no
+    /// response begun before the request's time ran out.
+    var isSilence: Bool {
+        guard case .unreachable(let error) = self, !error.responseBegan else { return false }
+        switch error.kind {
+        case .unknownHost, .connectionRefused, .timedOut: return true
+        default: return false
+        }
+    }
+
     /// What a transport's failure means for the answer.
     init(_ error: TransportError) {
         switch error.kind {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The species to look up: by name, by id, or by URL.
-public enum SpeciesQuery: Sendable, Equatable, CustomStringConvertible {
+public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
     /// A name, matched ignoring case: an exact name wins, else the one
     /// species whose name holds every word of it. Not blank, and at most
     /// ``SpeciesClient/maxNameLength`` characters.

@@ -162,11 +162,16 @@ public struct TransportError: Error, Sendable, Equatable {
     public var url: URL
     /// What happened, in words for the user.
     public var detail: String
+    /// Whether the response had begun (its status line and headers had
+    /// come) when the request failed: a failure before it, such as no
+    /// first byte in time, is no sign of life from the server.
+    public var responseBegan: Bool
 
-    /// A failure of the request for `url`.
-    public init(_ kind: Kind, url: URL, detail: String) {
+    /// A failure of the request for `url`, its response begun or not.
+    public init(_ kind: Kind, url: URL, detail: String, responseBegan: Bool = false) {
         self.kind = kind
         self.url = url
         self.detail = detail
+        self.responseBegan = responseBegan
     }
 }

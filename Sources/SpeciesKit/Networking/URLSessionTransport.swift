@@ -306,7 +306,10 @@ private final class Exchange: Sendable {
         while true {
             guard !deadline.hasPassed else {
                 let detail = "no complete answer before the \(TimeSpan.exactly(deadline.seconds)) timeout ran out"
-                return stop(TransportError(.timedOut(seconds: deadline.seconds), url: url, detail: detail))
+                let begun = state.withLock { $0.status != nil }
+                return stop(
+                    TransportError(
+                        .timedOut(seconds: deadline.seconds), url: url, detail: detail, responseBegan: begun))
             }
             try await deadline.sleep(meter == nil ? deadline.secondsLeft : MinimumPace.Meter.interval)
             guard let (begun, bytes) = state.withLock({ $0.finished ? nil : ($0.status != nil, $0.body.count) }) else {
@@ -314,7 +317,9 @@ private final class Exchange: Sendable {
             }
             if let pace = meter?.pace, let why = meter?.shortfall(at: deadline.elapsed, begun: begun, bytes: bytes) {
                 return stop(
-                    TransportError(.timedOut(seconds: begun ? pace.window : pace.firstByte), url: url, detail: why))
+                    TransportError(
+                        .timedOut(seconds: begun ? pace.window : pace.firstByte), url: url, detail: why,
+                        responseBegan: begun))
             }
         }
     }

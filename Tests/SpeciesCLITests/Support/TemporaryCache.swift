@@ -17,11 +17,12 @@ struct TemporaryCache {
         try Self.files(in: folder.appendingPathComponent("species"))
     }
 
-    /// The files of a cache folder, its folder of temporary files aside.
+    /// The files of a cache folder, its folders of temporary files and
+    /// locks aside.
     static func files(in species: URL) throws -> [URL] {
         guard FileManager.default.fileExists(atPath: species.path) else { return [] }
         return try FileManager.default.contentsOfDirectory(at: species, includingPropertiesForKeys: nil).filter {
-            $0.lastPathComponent != "tmp"
+            !["tmp", "locks"].contains($0.lastPathComponent)
         }
     }
 }

@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+
+extension SpeciesClient {
+    /// A question of the client's callers, as they share it: the method
+    /// asked and its arguments, exactly.
+    enum Question: Hashable, Sendable, CustomStringConvertible {
+        case page(Int, search: String?)
+        case species(search: String?, limit: Int?)
+        case one(SpeciesQuery)
+        case related(SpeciesQuery)
+
+        /// `page 2 search 'an'`: how the cache names its lock.
+        var description: String {
+            switch self {
+            case .page(let number, let search): "page \(number)" + (search.map { " search '\($0)'" } ?? "")
+            case .species(let search, let limit):
+                "species" + (search.map { " search '\($0)'" } ?? "") + (limit.map { " limit \($0)" } ?? "")
+            case .one(let query): "one \(query.key)"
+            case .related(let query): "related \(query.key)"
+            }
+        }
+    }
+}
+
+extension SpeciesQuery {
+    /// The query whole, credentials aside: `name Wookie`, `id 3`, `url ...`.
+    fileprivate var key: String {
+        switch self {
+        case .name(let name): "name \(name)"
+        case .id(let id): "id \(id)"
+        case .url(let url): "url \(url.withoutCredentials.absoluteString)"
+        }
+    }
+}
+
+/// A whole answer, as callers share it and a client keeps it: the value,
+/// its source, when the oldest response it was made of was fetched, and
+/// how many bytes those responses held.
+struct SharedAnswer: Sendable {
+    var value: any Sendable
+    var source: AnswerSource
+    var fetched: Date
+    var bytes: Int
+}
+
+/// The answers a client keeps in memory (the DocC article "Callers share
+/// answers"): a pure value. An answer of a service is kept for the cache's
+/// `maxAge` from when the oldest of its responses was fetched; at most
+/// `maxCount` of them, and answers of at most `maxBytes` of responses,
+/// the least recently used going first.
+struct KeptAnswers: Sendable {
+    static let maxCount = 64
+    /// 8 MiB: SWAPI's whole listing is 25 KB.
+    static let maxBytes = 8 * 1024 * 1024
+
+    private var kept: [SpeciesClient.Question: SharedAnswer] = [:]
+    /// The questions, the least recently used first.
+    private var uses: [SpeciesClient.Question] = []
+    private var bytes = 0
+
+    /// The answer kept for `question`, while it is fresh; a stale one goes.
+    mutating func answer(to question: SpeciesClient.Question, now: Date, maxAge: Double) -> SharedAnswer? {
+        guard let answer = kept[question] else { return nil }
+        forget(question)
+        guard CachePolicy.isFresh(answer.fetched, now: now, maxAge: maxAge) else { return nil }
+        remember(answer, for: question)
+        return answer
+    }
+
+    /// Keeps `answer` of a service; the least recently used go while there
+    /// are too many, or too large. One larger than all may be is not kept.
+    mutating func keep(_ answer: SharedAnswer, for question: SpeciesClient.Question) {
+        guard case .service = answer.source, answer.bytes <= Self.maxBytes else { return }
+        forget(question)
+        remember(answer, for: question)
+        while kept.count > Self.maxCount || bytes > Self.maxBytes, let oldest = uses.first {
+            forget(oldest)
+        }
+    }
+
+    private mutating func remember(_ answer: SharedAnswer, for question: SpeciesClient.Question) {
+        kept[question] = answer
+        uses.append(question)
+        bytes += answer.bytes
+    }
+
+    private mutating func forget(_ question: SpeciesClient.Question) {
+        guard let answer = kept.removeValue(forKey: question) else { return }
+        uses.removeAll { $0 == question }
+        bytes -= answer.bytes
+    }
+}
+
+/// One fetch for a question that several callers of a client ask while it
+/// is answered, as Go's `singleflight` has it, and the answers kept
+/// (`KeptAnswers`). A caller that is cancelled stops waiting at once; the
+/// fetch goes on while any caller waits, and is cancelled with the last.
+final class SharedAnswers: Sendable {
+    private typealias Waiter = CheckedContinuation<Result<SharedAnswer, Fault>, Never>
+
+    private struct Flight {
+        let id: UInt64
+        var waiters: [UInt64: Waiter] = [:]
+        var task: Task<Void, Never>?
+    }
+
+    private struct State {
+        var kept = KeptAnswers()
+        var flights: [SpeciesClient.Question: Flight] = [:]
+        var lastID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The answer to `question`: kept, while `maxAge` (nil: none is kept or
+    /// read) says it is fresh at `now`; else the one being fetched; else
+    /// the one `fetch` fetches.
+    func answer(
+        to question: SpeciesClient.Question, maxAge: Double?, now: @escaping @Sendable () -> Date,
+        fetch: @escaping @Sendable () async -> Result<SharedAnswer, Fault>
+    ) async -> Result<SharedAnswer, Fault> {
+        let waiter = state.withLock { state in
+            state.lastID += 1
+            return state.lastID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: Waiter) in
+                let flight: UInt64? = state.withLock { state in
+                    if Task.isCancelled {
+                        continuation.resume(returning: .failure(.cancelled))
+                        return nil
+                    }
+                    if let maxAge, let kept = state.kept.answer(to: question, now: now(), maxAge: maxAge) {
+                        continuation.resume(returning: .success(kept))
+                        return nil
+                    }
+                    if state.flights[question] != nil {
+                        state.flights[question]?.waiters[waiter] = continuation
+                        return nil
+                    }
+                    state.lastID += 1
+                    state.flights[question] = Flight(id: state.lastID, waiters: [waiter: continuation])
+                    return state.lastID
+                }
+                guard let flight else { return }
+                let task = Task {
+                    let result = await fetch()
+                    self.land(question, flight, result, keeping: maxAge != nil)
+                }
+                let started = state.withLock { state in
+                    guard state.flights[question]?.id == flight else { return false }
+                    state.flights[question]?.task = task
+                    return true
+                }
+                // Its last caller left before the task was known.
+                if !started { task.cancel() }
+            }
+        } onCancel: {
+            leave(question, waiter)
+        }
+    }
+
+    /// The fetch of `flight` ended: its callers get `result`, which is kept.
+    private func land(
+        _ question: SpeciesClient.Question, _ flight: UInt64, _ result: Result<SharedAnswer, Fault>, keeping: Bool
+    ) {
+        let waiters = state.withLock { state -> [Waiter] in
+            guard let landed = state.flights[question], landed.id == flight else { return [] }
+            state.flights[question] = nil
+            if keeping, case .success(let answer) = result { state.kept.keep(answer, for: question) }
+            return Array(landed.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(returning: result) }
+    }
+
+    /// Caller `waiter` was cancelled: it stops waiting, and the fetch stops
+    /// when no caller is left.
+    private func leave(_ question: SpeciesClient.Question, _ waiter: UInt64) {
+        let (left, task) = state.withLock { state -> (Waiter?, Task<Void, Never>?) in
+            guard let left = state.flights[question]?.waiters.removeValue(forKey: waiter) else { return (nil, nil) }
+            guard state.flights[question]?.waiters.isEmpty == true else { return (left, nil) }
+            return (left, state.flights.removeValue(forKey: question)?.task)
+        }
+        left?.resume(returning: .failure(.cancelled))
+        task?.cancel()
+    }
+}
