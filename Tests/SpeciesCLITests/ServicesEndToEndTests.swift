@@ -272,8 +272,12 @@ struct ServicesEndToEndTests {
             $0.contains(": from the cache, no request (fetched ")
         }
         #expect(fromCache.count == 4, "\(cached.stderr)")
+        #expect(!cached.stderr.contains("page plan"), "the fresh cache sends no request, and plans none")
+        let stale = try await SpeciesRunner()(
+            ["--base-url", root, "--verbose", "--max-age", "0", "list", "--all-pages", "--json"],
+            environment: environment)
         #expect(
-            cached.stderr.hasPrefix("verbose: page plan: pages 1 to 4 at once (as many as the cached page 1 counts)"))
+            stale.stderr.hasPrefix("verbose: page plan: pages 1 to 4 at once (as many as the cached page 1 counts)"))
     }
 
     @Test func verboseTellsTheServicesGivenUpAndHidesPasswords() async throws {
@@ -339,7 +343,10 @@ struct ServicesEndToEndTests {
         let next = done[1]
         #expect(next["status"] as? Int == 0 && next["stderr"] as? String == "")
         #expect(next["stdout"] as? String == (try Fixtures.text("golden/show/3.txt")))
-        #expect(connections(1, "swapi.dev") == connections(0, "swapi.dev"), "the next run does not contact swapi.dev")
+        // swapi.dev is asked beside swapi.py4e.com only when that is slower
+        // than the attempt delay (a busy machine): one handshake at most.
+        #expect(
+            connections(1, "swapi.dev") <= connections(0, "swapi.dev") + 1, "the next run asks swapi.py4e.com first")
         #expect(connections(1, "swapi.py4e.com") > connections(0, "swapi.py4e.com"))
 
         #expect((done[2]["stdout"] as? String)?.contains("\nanswering: https://swapi.py4e.com/api/ since ") == true)
@@ -347,7 +354,7 @@ struct ServicesEndToEndTests {
         #expect(
             pinned["stdout"] as? String == (try Fixtures.text("golden/show/3.txt")) && pinned["stderr"] as? String == ""
         )
-        #expect(connections(3, "www.swapi.tech") == 1 && connections(3, "swapi.dev") == connections(0, "swapi.dev"))
+        #expect(connections(3, "www.swapi.tech") == 1 && connections(3, "swapi.dev") == connections(2, "swapi.dev"))
     }
     /// Issue 42: SWAPI's four hosts black-holed (they accept, and nothing
     /// ever comes back): the first run finds it once, staggered, in about

@@ -312,6 +312,23 @@ struct CachePolicyTests {
         try await body(cache)
     }
 
+    /// Cache writes are part of the command's clock (issue 42): an answer
+    /// kept after its deadline writes nothing.
+    @Test func noEntryIsWrittenOnceTheDeadlineHasPassed() async throws {
+        try await withCache { cache in
+            let network = StubTransport { _ in HTTPResponse(status: 200, body: Data(Self.wookie.utf8)) }
+            let late = attempt(network, cache)
+            _ = try await late.get(url)
+            late.handedOver(url)
+            clock.advance(by: 61)
+            _ = late.keep()
+            #expect(cache.read(url) == nil)
+            let inTime = attempt(network, cache)
+            #expect(try await get(inTime) == "Wookie")
+            #expect(cache.read(url) != nil)
+        }
+    }
+
     @Test func aFreshEntryIsTheAnswerWithoutTheNetwork() async throws {
         try await withCache { cache in
             try cached(cache, age: 10)

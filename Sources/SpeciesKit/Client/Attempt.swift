@@ -64,10 +64,16 @@ final class Attempt: Sendable {
     private let fetching: Fetching
     private let held: Mutex<Held>
 
-    /// - Parameter dialect: the service's, as far as the client knows it.
-    init(_ root: APIRoot, limits: RequestLimits?, dialect: Dialect, fetching: Fetching) {
+    /// Whether a request may be sent: false, only fresh entries answer.
+    let network: Bool
+
+    /// - Parameters:
+    ///   - dialect: the service's, as far as the client knows it.
+    ///   - network: false for the fresh cache alone.
+    init(_ root: APIRoot, limits: RequestLimits?, dialect: Dialect, fetching: Fetching, network: Bool = true) {
         self.root = root
         self.limits = limits
+        self.network = network
         self.fetching = fetching
         held = Mutex(Held(dialect: dialect, revalidate: fetching.policy.mode == .refresh))
     }
@@ -122,7 +128,7 @@ final class Attempt: Sendable {
             }
             return try handOver(entry.body, url)
         }
-        guard let limits else { throw .notCached(url: url) }
+        guard let limits, network else { throw .notCached(url: url) }
         var request = HTTPRequest(url: url, limits: limits)
         request.headers["If-None-Match"] = entry?.etag
         request.headers["If-Modified-Since"] = entry?.lastModified

@@ -107,11 +107,15 @@ struct RemoteCatalog: SpeciesSource {
                 max(1, limit.dividedRoundingUp(by: SpeciesPage.size)), "as many as hold the \(limit) species wanted"
             )
         }
-        diagnostics.trace {
-            serial
-                ? "page plan: one page at a time, each after the one before"
-                : "page plan: \(plan.0 == 1 ? "page 1" : "pages 1 to \(plan.0)") at once (\(plan.1)), "
-                    + (limit.map { "then more while fewer than \($0) have come" } ?? "then the rest that page 1 counts")
+        // Of requests: the fresh cache alone sends none.
+        if attempt.network {
+            diagnostics.trace {
+                serial
+                    ? "page plan: one page at a time, each after the one before"
+                    : "page plan: \(plan.0 == 1 ? "page 1" : "pages 1 to \(plan.0)") at once (\(plan.1)), "
+                        + (limit.map { "then more while fewer than \($0) have come" }
+                            ?? "then the rest that page 1 counts")
+            }
         }
         return serial ? 1 : plan.0
     }

@@ -116,9 +116,15 @@ final class SharedAnswers: Sendable {
     /// The answer to `question`: kept, while `maxAge` (nil: none is kept or
     /// read) says it is fresh at `now`; else the one being fetched; else
     /// the one `fetch` fetches.
+    ///
+    /// The fetch is a task of its own, which no caller's cancellation
+    /// reaches; it starts at once where the caller is (its `isolation`), as
+    /// the client's work does, so that an answer of the cache needs no
+    /// other thread.
     func answer(
         to question: SpeciesClient.Question, maxAge: Double?, now: @escaping @Sendable () -> Date,
-        fetch: @escaping @Sendable () async -> Result<SharedAnswer, Fault>
+        isolation: isolated (any Actor)? = #isolation,
+        fetch: @escaping @Sendable (_ isolation: isolated (any Actor)?) async -> Result<SharedAnswer, Fault>
     ) async -> Result<SharedAnswer, Fault> {
         let waiter = state.withLock { state in
             state.lastID += 1
@@ -144,8 +150,8 @@ final class SharedAnswers: Sendable {
                     return state.lastID
                 }
                 guard let flight else { return }
-                let task = Task {
-                    let result = await fetch()
+                let task = Task.immediate {
+                    let result = await fetch(isolation)
                     self.land(question, flight, result, keeping: maxAge != nil)
                 }
                 let started = state.withLock { state in

@@ -222,9 +222,9 @@ public struct SpeciesClient: Sendable {
         }
         // A refresh revalidates what it uses, and offline no service answers.
         let keeps = configuration.cache.mode == .normal ? configuration.cache.maxAge : nil
-        let shared = await shared.answer(to: question, maxAge: keeps, now: { [time] in time.now }) {
+        let shared = await shared.answer(to: question, maxAge: keeps, now: { [time] in time.now }) { isolation in
             do throws(Fault) {
-                return .success(try await firstWholeAnswer(question, body))
+                return .success(try await firstWholeAnswer(question, body, isolation: isolation))
             } catch {
                 return .failure(error)
             }
@@ -305,7 +305,8 @@ extension SpeciesClient {
     /// What stood in, or which service took over, is said once for the
     /// life of the client.
     private func firstWholeAnswer<Value: Sendable>(
-        _ question: Question, _ body: @escaping @Sendable (any SpeciesSource) async throws(Fault) -> Value
+        _ question: Question, _ body: @escaping @Sendable (any SpeciesSource) async throws(Fault) -> Value,
+        isolation: isolated (any Actor)? = #isolation
     ) async throws(Fault) -> SharedAnswer {
         let now = time.now
         // A refresh asks the services, and offline asks none.
@@ -319,11 +320,13 @@ extension SpeciesClient {
             services: memory.order(roots, maxAge: configuration.cache.maxAge, now: now),
             mode: configuration.cache.mode, fallback: configuration.fallback, hasCache: cache != nil, outage: down)
         let deadline = Deadline(seconds: configuration.timeout, time: time)
+        if let fresh = try await fresh(plan.sources.first, deadline, body) { return fresh }
         let lock =
             plan.sources.contains { if case .service = $0 { true } else { false } }
             ? await hold(question, until: deadline) : nil
         defer { withExtendedLifetime(lock) {} }
-        let result = await withTaskGroup(of: (Int, Outcome<Value>).self) { group -> Result<SharedAnswer, Fault> in
+        let result = await withTaskGroup(of: (Int, Outcome<Value>).self, isolation: isolation) {
+            group -> Result<SharedAnswer, Fault> in
             var attempts: [Int: Attempt] = [:]
             var values: [Int: Value] = [:]
             var step = plan.start(deadlinePassed: deadline.hasPassed)
@@ -333,14 +336,17 @@ extension SpeciesClient {
                     for index in indices {
                         let (attempt, catalog) = self.catalog(of: plan.sources[index], deadline)
                         attempts[index] = attempt
-                        group.addTask {
+                        // It runs here until it waits: an answer of the
+                        // cache alone needs no thread, nor an attempt delay.
+                        group.addImmediateTask {
+                            _ = isolation
                             do throws(Fault) {
                                 return (index, .answered(try await body(catalog)))
                             } catch {
                                 return (index, .failed(Task.isCancelled ? .cancelled : error))
                             }
                         }
-                        if let attempt, plan.staggers(index), configuration.attemptDelay.isFinite {
+                        if let attempt, !attempt.heard, plan.staggers(index), configuration.attemptDelay.isFinite {
                             group.addTask { [delay = configuration.attemptDelay] in
                                 try? await deadline.sleep(delay)
                                 return (index, .delay(heard: attempt.heard))
@@ -365,7 +371,7 @@ extension SpeciesClient {
                     group.cancelAll()
                     return .failure(error)
                 }
-                guard let (index, outcome) = await group.next() else { return .failure(.cancelled) }
+                guard let (index, outcome) = await group.next(isolation: isolation) else { return .failure(.cancelled) }
                 let event: AnswerPlan.Event
                 switch outcome {
                 case .delay(heard: true):
@@ -394,6 +400,33 @@ extension SpeciesClient {
         }
         if plan.foundOutage { memory.recordOutage(of: roots, at: time.now) }
         return try result.get()
+    }
+
+    /// The answer of the first service's fresh cache alone, with no request:
+    /// such an answer needs no lock, no stagger and no thread. Nil when the
+    /// cache cannot answer whole, and the services are asked.
+    private func fresh<Value: Sendable>(
+        _ source: AnswerPlan.Source?, _ deadline: Deadline,
+        _ body: (any SpeciesSource) async throws(Fault) -> Value
+    ) async throws(Fault) -> SharedAnswer? {
+        guard cache != nil, configuration.cache.mode == .normal, let source, case .service(let root, _, _) = source
+        else { return nil }
+        let attempt = Attempt(
+            root, limits: RequestLimits(deadline: deadline), dialect: dialect(of: root), fetching: fetching,
+            network: false)
+        let value: Value
+        do {
+            value = try await body(
+                RemoteCatalog(attempt: attempt, serial: configuration.serial, diagnostics: diagnostics))
+        } catch  where error.kind == .nothingMatched {
+            _ = settle(attempt, of: source, after: [], down: nil)
+            throw error
+        } catch {
+            return nil
+        }
+        let answered = settle(attempt, of: source, after: [], down: nil)
+        return SharedAnswer(
+            value: value, source: answered, fetched: attempt.oldestFromCache ?? time.now, bytes: attempt.bytes)
     }
 
     /// The lock of `question` for the services of this client, when it has
