@@ -305,12 +305,15 @@ soak:
 	SOAK_RUNS=$(SOAK_RUNS) $(SWIFT) test --disable-xctest --filter SoakTests
 
 # Times the release build against a local server with LATENCY_MS a request,
-# next to curl, jq and a program that only starts; prints one table.
+# next to curl, jq and a program that only starts; prints one table. BEFORE,
+# the folder of an earlier release build, is measured beside it where the
+# cost of use is (docs/performance.md).
 LATENCY_MS ?= 100
+BEFORE ?=
 bench: release
 	@echo "Tests/Tools/bench.py, $(LATENCY_MS) ms a request"
 	@python3 Tests/Tools/bench.py --bin-dir "$$($(RELEASE) --show-bin-path)" --latency-ms $(LATENCY_MS) \
-	  --link-dir "$(CURL_LINK)"
+	  --link-dir "$(CURL_LINK)" $(if $(BEFORE),--before "$(BEFORE)")
 
 # A SWAPI server of the data set on http://127.0.0.1:$(PORT)/api/ (drf);
 # http://127.0.0.1:$(PORT)/dialect=tech/api/ and .../dialect=info/api/ serve
