@@ -58,22 +58,24 @@ struct ListingRulesEndToEndTests {
         }
     }
 
-    /// Case 1: an element that is no species: `{}`, a null name, a planet's URL.
-    @Test(arguments: ["element-empty", "element-nameless", "element-planet"], ["drf", "tech", "info"])
+    /// Case 1: an element that is no species: `{}`, a null name, a planet's
+    /// URL, a person under a species' URL (issue 43).
+    @Test(
+        arguments: ["element-empty", "element-nameless", "element-planet", "element-person"], ["drf", "tech", "info"])
     func anElementThatIsNoSpeciesGivesWay(fault: String, dialect: String) async throws {
         let element =
             switch (fault, dialect) {
-            case ("element-empty", "info"): "[10]"
-            case ("element-empty", _): "results[0]"
+            // An object under a planet's URL is no species object: it is named by its place.
             case ("element-nameless", "drf"): "at \(try await session.root(fault: fault))species/11/"
             case ("element-nameless", "tech"): "at https://www.swapi.tech/api/species/11"
             case ("element-nameless", _): "at https://swapi.info/api/species/11"
-            default: "'Neimodian'"
+            case (_, "info"): "[10]"
+            default: "results[0]"
             }
         try await expectTheSecondAnswers(
             fault, dialect: dialect,
             alone:
-                "\(Self.page2(dialect)) is not whole: \(element) is not a species of this service (an object with a name and its species URL)\n"
+                "\(Self.page2(dialect)) is not whole: \(element) is not a species of this service (an object of a species' kind, with a name and its species URL)\n"
         )
     }
 
@@ -92,19 +94,87 @@ struct ListingRulesEndToEndTests {
         )
     }
 
-    /// Case 4: page 1 one short of the page size, still linking on, read
-    /// alone (`list`) and with the others.
+    /// Issue 43: one name under two URLs, in every form.
+    @Test(arguments: ["drf", "tech", "info"])
+    func oneNameTwiceGivesWay(dialect: String) async throws {
+        try await expectTheSecondAnswers(
+            "element-named-again", dialect: dialect,
+            alone:
+                "\(Self.page2(dialect)) is not whole: a second species is named 'Human', where a listing names each once"
+        )
+    }
+
+    /// Issue 43: a copy of swapi.dev in pages of its own size, or keeping
+    /// swapi.dev's species URLs, answers whole on its own.
+    @Test(arguments: ["pages-of-5", "pages-of-20", "public-urls"])
+    func aCopyThatKeepsToItsOwnPagesAnswersWhole(fault: String) async throws {
+        let copy = try await session.root(fault: fault)
+        let result = try await installed(["--no-fallback", "--base-url", copy, "list", "--all-pages", "--json"])
+        #expect(result.status == 0 && result.stderr == "", "\(fault): \(result)")
+        let species = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(species.compactMap { $0["id"] as? Int } == Array(1...37), "\(fault)")
+        let root = fault == "public-urls" ? "https://swapi.dev/api/" : copy
+        #expect(species.last?["url"] as? String == "\(root)species/37/", "\(fault)")
+        // Page 2 is the copy's own.
+        let page = try await installed(["--no-fallback", "--base-url", copy, "list", "--page", "2", "--jsonl"])
+        let size = ["pages-of-5": 5, "pages-of-20": 20][fault] ?? 10
+        let ids = page.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
+        #expect(page.status == 0, "\(page)")
+        #expect(ids.compactMap { ($0 as? [String: Any])?["id"] as? Int } == Array(size + 1...min(2 * size, 37)))
+    }
+
+    /// Issue 43: pages served past their count (15, where 37 are served)
+    /// prove the count wrong: that service gives way, for a page as for all.
+    @Test func aPagePastItsCountGivesWay() async throws {
+        try await expectTheSecondAnswers(
+            "count-fifteen",
+            alone: "species/?page=2 is not whole: it holds 10 species, where its place in the listing takes 5")
+        let first = try await session.root(fault: "count-fifteen")
+        let second = try await session.root()
+        let both = try await installed(["--base-url", "\(first) \(second)", "list", "--page", "3", "--jsonl"])
+        #expect(both.status == 0 && both.stdout.split(separator: "\n").count == 10, "\(both)")
+        #expect(both.stdout.hasPrefix(#"{"id":21,"#), "\(both.stdout)")
+        #expect(both.stderr.hasSuffix("; answered by \(Self.name(second))\n"), "\(both.stderr)")
+        let alone = try await installed(["--no-fallback", "--base-url", first, "list", "--page", "3"])
+        #expect(alone.status == 65 && alone.stdout == "", "\(alone)")
+        #expect(
+            alone.stderr
+                == "error: \(first)species/?page=3 is not whole: it is a page past the last of the 2 its count makes, so the count is wrong\n"
+        )
+    }
+
+    /// Issue 43: a search that answers nothing where the same service's
+    /// listing holds the name is no answer from that service.
+    @Test func anEmptySearchTheListingDisprovesGivesWay() async throws {
+        let first = try await session.root(fault: "empty-search")
+        let second = try await session.root()
+        let both = try await installed(["--base-url", "\(first) \(second)", "show", "wookie"])
+        #expect(both.status == 0 && both.stdout.hasPrefix("Wookie\n"), "\(both)")
+        #expect(both.stderr.hasSuffix("; answered by \(Self.name(second))\n"), "\(both.stderr)")
+        let alone = try await installed(["--no-fallback", "--base-url", first, "show", "wookie"])
+        #expect(alone.status == 65 && alone.stdout == "", "\(alone)")
+        #expect(
+            alone.stderr
+                == "error: \(first)species/?search=wookie does not answer the search 'wookie': it answered nothing, where the listing holds it\n"
+        )
+        let none = try await installed(["--no-fallback", "--base-url", first, "show", "Nobody"])
+        #expect(none.status == 1 && none.stderr.hasPrefix("error: no species is named 'Nobody'"), "\(none)")
+    }
+
+    /// Case 4: page 1 one short of the page size, still linking on: a copy
+    /// pages by its page 1 (issue 43), and page 2, of 10, is not whole; read
+    /// alone (`list`), page 1 is a whole page of 9.
     @Test(arguments: ["drf", "tech"])
     func aShortPage1GivesWay(dialect: String) async throws {
-        let page1 = dialect == "tech" ? "species?page=1&limit=10&expanded=true" : "species/"
-        let rule = "\(page1) is not whole: it holds 9 species, where its place in the listing takes 10"
+        let rule = "\(Self.page2(dialect)) is not whole: it holds 10 species, where its place in the listing takes 9"
         try await expectTheSecondAnswers("short-page-1", dialect: dialect, alone: rule)
         try await expectTheSecondAnswers(
             "short-page-1", dialect: dialect, arguments: ["list", "--limit", "37"], alone: rule)
         let one = try await installed([
             "--no-fallback", "--base-url", try await session.root(fault: "short-page-1", dialect: dialect), "list",
+            "--format", "tsv",
         ])
-        #expect(one.status == 65 && one.stdout == "" && one.stderr.hasPrefix("error: "), "\(one)")
+        #expect(one.status == 0 && one.stdout.split(separator: "\n").count == 10 && one.stderr == "", "\(one)")
     }
 
     /// Case 6: a count no listing can hold gives way like any other fault.
@@ -136,7 +206,9 @@ struct ListingRulesEndToEndTests {
         #expect(all.status == 0, "\(all)")
         let species = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]])
         #expect(species.compactMap { $0["id"] as? Int } == Array(1...37))
-        #expect(all.stderr.contains("\nverbose: reading \(service) again from the service: with the cache, "), "\(all)")
+        #expect(
+            all.stderr.contains("\nverbose: asking 127.0.0.1:")
+                && all.stderr.contains(" again, its cache unread: with it, "), "\(all)")
     }
 
     /// Case 3: a known host speaks one form. swapi.dev answering with an
@@ -150,6 +222,9 @@ struct ListingRulesEndToEndTests {
         let runs = [
             ["list", "--all-pages", "--json"], ["--no-fallback", "--base-url", "https://swapi.dev/api/", "list"],
             ["--no-fallback", "--base-url", "https://www.swapi.tech/api/", "list"],
+            // Issue 43: a pasted URL in any spelling names its species, and its service, asked first.
+            ["show", "HTTP://SWAPI.INFO/api/species/3", "--json"],
+            ["show", "http://swapi.dev/api/species/3", "--json"],
         ]
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/Tools/public_hosts.py").path
         let plan = String(decoding: try JSONSerialization.data(withJSONObject: runs), as: UTF8.self)
@@ -176,6 +251,11 @@ struct ListingRulesEndToEndTests {
             done[2]["stderr"] as? String
                 == "error: https://www.swapi.tech/api/species?page=1&limit=10&expanded=true did not answer with SWAPI JSON: 'results' is missing\n"
         )
+        for (run, url) in zip(done[3...], ["https://swapi.info/api/species/3", "https://swapi.dev/api/species/3/"]) {
+            let shown = try JSONSerialization.jsonObject(with: Data((run["stdout"] as? String ?? "").utf8))
+            #expect(run["status"] as? Int == 0 && run["stderr"] as? String == "", "\(run)")
+            #expect((shown as? [String: Any])?["url"] as? String == url, "\(run)")
+        }
     }
 
     /// Case 9: the cache's answer tells when it was fetched.

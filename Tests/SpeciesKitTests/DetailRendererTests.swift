@@ -108,10 +108,10 @@ struct DetailRendererTests {
     }
 
     @Test(
-        "' years' only when the lifespan parses as Swift's Int(String) does",
+        "' years' only when the lifespan is one of SWAPI's whole numbers",
         arguments: [
             ("400", "400 years."), ("indefinite", "indefinite."), ("unknown", "unknown."), (" 400", " 400."),
-            ("4.5", "4.5."), ("+5", "+5 years."), ("-5", "-5 years."), ("", "."),
+            ("4.5", "4.5."), ("+5", "+5."), ("-5", "-5."), ("", "."),
         ])
     func lifespanYears(lifespan: String, ending: String) {
         let text = description { $0.averageLifespan = lifespan }

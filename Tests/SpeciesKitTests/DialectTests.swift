@@ -119,9 +119,10 @@ struct DialectTests {
             try JSONDecoder().decode(DetailBody<StarWarsSpecies.Decoded>.self, from: Data(tech.utf8)).value.species.id
                 == 3)
         let film = #"{"message":"ok","result":{"properties":{"title":"A New Hope","episode_id":4}}}"#
-        #expect(
-            try JSONDecoder().decode(DetailBody<RelatedResource>.self, from: Data(film.utf8)).value
-                == RelatedResource(title: "A New Hope", episode: 4))
+        let hope = try JSONDecoder().decode(DetailBody<RelatedResource>.self, from: Data(film.utf8)).value
+        #expect(hope.title == "A New Hope" && hope.episode == 4 && hope.kinds == [.films])
+        let techSpecies = #"{"properties":{"name":"Wookie","url":"https://www.swapi.tech/api/species/3"},"uid":"3"}"#
+        #expect(try JSONDecoder().decode(StarWarsSpecies.self, from: Data(techSpecies.utf8)).id == 3)
     }
 }
 
@@ -140,6 +141,20 @@ struct SpeciesQueryTests {
         guard case .url(let url) = try SpeciesQuery(text, roots: [root]) else { return #expect(Bool(false)) }
         let path = text.trimmingCharacters(in: .whitespaces).dropFirst("http://127.0.0.1:9/api/".count)
         #expect(url.absoluteString == "http://127.0.0.1:9/api/" + path)
+    }
+
+    /// Issue 43: a species URL of a known service in any spelling is that
+    /// species, as the service writes it.
+    @Test(
+        "a pasted URL of SWAPI's own, in any spelling, as its service writes it",
+        arguments: [
+            ("http://swapi.dev/api/species/3", "https://swapi.dev/api/species/3/"),
+            ("https://SWAPI.DEV/api/species/3.json", "https://swapi.dev/api/species/3/"),
+            ("http://swapi.info/api/species/3/", "https://swapi.info/api/species/3"),
+            ("https://www.swapi.tech/api/species/3/", "https://www.swapi.tech/api/species/3"),
+        ])
+    func aPastedURLOfAKnownService(text: String, sent: String) throws {
+        #expect(try SpeciesQuery(text, roots: APIRoot.publicServices) == .url(try #require(URL(string: sent))))
     }
 
     @Test(
@@ -365,23 +380,61 @@ struct FallbackTests {
 
 @Suite("Links")
 struct ResourceReferenceTests {
+    /// The one grammar of a link: what it names, and the root it is
+    /// written under.
     @Test(
-        "the last number of a link's path, and the kind before it",
+        "a link names a resource under a root, or nothing",
         arguments: [
-            ("https://swapi.dev/api/species/3/", ResourceReference(.species, 3) as ResourceReference?, 3 as Int?),
-            ("https://www.swapi.tech/api/people/66", ResourceReference(.people, 66), 66),
-            ("https://swapi.info/api/planets/9.json", ResourceReference(.planets, 9), 9),
-            ("http://127.0.0.1:8000/api/films/7/?format=json#top", ResourceReference(.films, 7), 7),
-            ("people/13/", ResourceReference(.people, 13), 13),
-            ("https://swapi.dev/api/species/3/extra/", ResourceReference(.species, 3), 3),
-            ("https://www.swapi.tech/api/planets/null", nil, nil),
-            ("https://swapi.dev/api/vehicles/4/", nil, 4),
-            ("https://swapi.dev:443/api/species/", nil, nil),
-            ("https://swapi.dev", nil, nil), ("", nil, nil), ("/", nil, nil), ("3", nil, 3), (".json", nil, nil),
-            ("https://swapi.dev/api/species/99999999999999999999/", nil, nil),
+            (
+                "https://swapi.dev/api/species/3/", ResourceReference(.species, 3) as ResourceReference?,
+                "https://swapi.dev/api/"
+            ),
+            ("https://www.swapi.tech/api/people/66", ResourceReference(.people, 66), "https://www.swapi.tech/api/"),
+            ("https://swapi.info/api/planets/9.json", ResourceReference(.planets, 9), "https://swapi.info/api/"),
+            ("HTTP://SWAPI.dev/api/films/007", ResourceReference(.films, 7), "HTTP://SWAPI.dev/api/"),
+            (
+                "http://127.0.0.1:8000/t1/api/species/37/", ResourceReference(.species, 37),
+                "http://127.0.0.1:8000/t1/api/"
+            ),
+            ("people/13/", ResourceReference(.people, 13), ""),
+            ("http://127.0.0.1:8000/api/films/7/?format=json", nil, ""),
+            ("https://swapi.dev/api/species/3/#top", nil, ""),
+            ("https://user:pw@swapi.dev/api/species/3/", nil, ""), ("https://swapi.dev\\@evil/api/species/3/", nil, ""),
+            ("https://swapi.dev/api/species/3/extra/", nil, ""), ("https://www.swapi.tech/api/planets/null", nil, ""),
+            ("https://swapi.dev/api/vehicles/4/", nil, ""), ("https://swapi.dev/api/species/0/", nil, ""),
+            ("https://swapi.dev/api/species/+3/", nil, ""), ("https://swapi.dev/api/species/3//", nil, ""),
+            ("file:///api/species/3/", nil, ""), ("https://swapi.dev", nil, ""), ("", nil, ""), ("3", nil, ""),
+            ("https://swapi.dev/api/species/99999999999999999999/", nil, ""), ("https:///api/species/3/", nil, ""),
         ])
-    func parse(link: String, reference: ResourceReference?, number: Int?) {
-        #expect(ResourceReference(link) == reference)
-        #expect(ResourceReference.number(in: link) == number)
+    func parse(link: String, reference: ResourceReference?, root: String) {
+        let parsed = ResourceReference.parse(link)
+        #expect(parsed?.reference == reference)
+        #expect(String(parsed?.root ?? "") == root)
+    }
+
+    /// SWAPI's numbers, one reading: decimal digits.
+    @Test(
+        "numbers are decimal digits",
+        arguments: [
+            ("210", 210 as Int?, 210 as Double?), ("007", 7, 7), ("1.5", nil, 1.5), ("+2", nil, nil), ("-5", nil, nil),
+            ("1e3", nil, nil), ("0x10", nil, nil), ("٣", nil, nil), ("", nil, nil), ("1.", nil, nil), (".5", nil, nil),
+            ("unknown", nil, nil), ("1234567890123456789", nil, 1_234_567_890_123_456_789),
+        ])
+    func numbers(text: String, whole: Int?, value: Double?) {
+        #expect(SWAPINumber.whole(text) == whole)
+        #expect(SWAPINumber.value(text) == value)
+    }
+
+    /// An object is of a kind when it bears no mark of another.
+    @Test(
+        "the kind of an object by its keys",
+        arguments: [
+            (["name", "classification", "url"], ResourceReference.Kind.species, true),
+            (["name", "height", "mass", "url"], .species, false), (["name", "height", "mass"], .people, true),
+            (["name", "classification"], .people, false), (["name", "url"], .people, true),
+            (["title", "episode_id"], .films, true), (["name", "climate"], .species, false),
+        ])
+    func kinds(keys: [String], kind: ResourceReference.Kind, owns: Bool) {
+        #expect(kind.owns(keys.contains) == owns)
     }
 }

@@ -162,7 +162,8 @@ struct ListingReaderTests {
         ("{}", "results[0]"),
         (#"{"name":null,"url":"https://swapi.dev/api/species/11/"}"#, "at https://swapi.dev/api/species/11/"),
         (#"{"name":"","url":"https://swapi.dev/api/species/11/"}"#, "''"),
-        (#"{"name":"Tatooine","url":"https://swapi.dev/api/planets/13/"}"#, "'Tatooine'"),
+        (#"{"name":"Tatooine","url":"https://swapi.dev/api/planets/13/"}"#, "results[0]"),
+        (#"{"name":"Luke","height":"172","mass":"77","url":"https://swapi.dev/api/species/11/"}"#, "results[0]"),
         (#"{"name":"Elsewhere","url":"https://evil.example/api/species/11/"}"#, "'Elsewhere'"),
         (#"{"name":"Species 11"}"#, "results[0]"), ("null", "results[0]"), ("5", "results[0]"),
     ])
@@ -190,6 +191,45 @@ struct ListingReaderTests {
             &reader,
             [(Self.url(1), .success(Self.page(1))), (Self.url(2), .success(Self.page(2, elements: elements)))])
         #expect(Self.error(step) == .incomplete(url: Self.url(2), .repeated("'Again'")))
+    }
+
+    /// Issue 43: one name under two URLs is one species twice.
+    @Test func oneNameUnderTwoURLsIsNotWhole() {
+        var reader = Self.reader(.species(limit: nil), expecting: 2)
+        _ = reader.start()
+        let elements = (11...20).map {
+            #"{"name":"Species \#($0 == 11 ? 1 : $0)","url":"https://swapi.dev/api/species/\#($0)/"}"#
+        }
+        let step = Self.feed(
+            &reader,
+            [(Self.url(1), .success(Self.page(1))), (Self.url(2), .success(Self.page(2, elements: elements)))])
+        #expect(Self.error(step) == .incomplete(url: Self.url(2), .named("'Species 1'")))
+    }
+
+    /// Issue 43: a copy may keep the species URLs of the public service it
+    /// copies, the same root for every species of the answer.
+    @Test func aCopyKeepsThePublicRootItCopiesOneRootForAll() {
+        func species(_ ids: ClosedRange<Int>, root: String) -> [String] {
+            ids.map { #"{"name":"Species \#($0)","url":"\#(root)species/\#($0)/"}"# }
+        }
+        let dev = "https://swapi.dev/api/", own = Self.other.url.absoluteString
+        for (second, whole) in [(dev, true), (own, false)] {
+            var reader = Self.reader(.species(limit: nil), expecting: 2, root: Self.other)
+            _ = reader.start()
+            let step = Self.feed(
+                &reader,
+                [
+                    (
+                        Self.url(1, root: Self.other),
+                        .success(Self.page(1, of: 20, elements: species(1...10, root: dev), root: Self.other))
+                    ),
+                    (
+                        Self.url(2, root: Self.other),
+                        .success(Self.page(2, of: 20, elements: species(11...20, root: second), root: Self.other))
+                    ),
+                ])
+            #expect((Self.species(step) != nil) == whole, "\(second)")
+        }
     }
 
     // MARK: Links and searches
@@ -338,6 +378,67 @@ struct ListingReaderTests {
             "page 3 is no longer asked")
         #expect(Self.species(reader.readAlone()) == Array(1...25))
         #expect(reader.pagesTaken.map(\.url) == [Self.url(1, root: Self.other)])
+    }
+
+    // MARK: Issue 43: the page size of a copy, and a page past its count
+
+    /// A page of a copy that pages by `size`: species of their own ids.
+    static func copyPage(_ number: Int, of count: Int, size: Int, length: Int? = nil) -> Data {
+        let first = (number - 1) * size + 1
+        let ids = Array(first...min(count, first + (length ?? size) - 1))
+        let next = number * size < count ? Self.url(number + 1, root: other).absoluteString : nil
+        return page(number, of: count, ids: ids, next: .some(next), root: other)
+    }
+
+    /// A copy's page size is its page 1's: every page but the last holds as
+    /// many, consistently with the count.
+    @Test(arguments: [(5, 12, [5, 5, 2]), (20, 37, [20, 17]), (10, 37, [10, 10, 10, 7])])
+    func aCopyPagesByItsPageOnesSize(size: Int, count: Int, lengths: [Int]) {
+        var reader = Self.reader(.species(limit: nil), expecting: 1, root: Self.other)
+        _ = reader.start()
+        let answers = lengths.indices.map {
+            (
+                Self.url($0 + 1, root: Self.other),
+                Result<Data, Fault>.success(Self.copyPage($0 + 1, of: count, size: size))
+            )
+        }
+        #expect(Self.species(Self.feed(&reader, answers)) == Array(1...count))
+    }
+
+    @Test func aPageOneShorterThanThePagesAfterItIsNotWhole() {
+        var reader = Self.reader(.species(limit: nil), expecting: 2, root: Self.other)
+        _ = reader.start()
+        let step = Self.feed(
+            &reader,
+            [
+                (Self.url(1, root: Self.other), .success(Self.copyPage(1, of: 19, size: 9))),
+                (Self.url(2, root: Self.other), .success(Self.copyPage(2, of: 19, size: 9, length: 10))),
+            ])
+        #expect(Self.error(step) == .incomplete(url: Self.url(2, root: Self.other), .pageLength(10, expected: 9)))
+    }
+
+    /// `--page 3` at a copy reads page 1 with it, which says the size; a
+    /// page that exists past its count proves the count wrong.
+    @Test func aPageOfACopyIsReadWithPageOne() {
+        var reader = Self.reader(.page(3), root: Self.other)
+        #expect(Self.fetched(reader.start()) == [1, 3].map { Self.url($0, root: Self.other) })
+        let step = Self.feed(
+            &reader,
+            [
+                (Self.url(3, root: Self.other), .success(Self.copyPage(3, of: 12, size: 5))),
+                (Self.url(1, root: Self.other), .success(Self.copyPage(1, of: 12, size: 5))),
+            ])
+        #expect(Self.species(step) == [11, 12])
+        var past = Self.reader(.page(3), root: Self.other)
+        _ = past.start()
+        let counted = Self.page(3, of: 15, ids: Array(21...25), next: .some(nil), root: Self.other)
+        let wrong = Self.feed(
+            &past,
+            [
+                (Self.url(1, root: Self.other), .success(Self.copyPage(1, of: 15, size: 10))),
+                (Self.url(3, root: Self.other), .success(counted)),
+            ])
+        #expect(Self.error(wrong) == .incomplete(url: Self.url(3, root: Self.other), .pastTheCount(pages: 2)))
     }
 
     /// swapi.tech's search must answer the term asked.

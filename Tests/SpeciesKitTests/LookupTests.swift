@@ -37,6 +37,25 @@ struct LookupTests {
         #expect(transport.urls == ["https://swapi.dev/api/species/3/"])
     }
 
+    /// Issue 43: a search that answers nothing, where the listing of the
+    /// same service holds the name, is no answer from that service.
+    @Test func anEmptySearchTheListingDisprovesIsNoAnswer() async throws {
+        let search = "https://swapi.dev/api/species/?search=Wookie"
+        let transport = try StubTransport.recordedSWAPI(overrides: [search: Self.emptyPage])
+        #expect(await failure("Wookie", transport) == .incomplete(url: URL(string: search)!, .missed("Wookie")))
+        #expect(SpeciesError(.incomplete(url: URL(string: search)!, .missed("Wookie"))).kind == .badAnswer)
+    }
+
+    /// Issue 43: a species URL names its service, which is asked first.
+    @Test func aURLNamesItsServiceWhichIsAskedFirst() async throws {
+        let transport = try StubTransport.recordedSWAPI()
+        let roots = [APIRoot.swapi, APIRoot("https://swapi.py4e.com/api/")!]
+        let client = SpeciesClient.stubbed(transport) { $0.roots = roots }
+        let wookie = try await client.species(SpeciesQuery("http://swapi.py4e.com/api/species/3", roots: roots))
+        #expect(wookie.value.url == "https://swapi.py4e.com/api/species/3/" && wookie.source == .service(roots[1]))
+        #expect(transport.urls == ["https://swapi.py4e.com/api/species/3/"])
+    }
+
     @Test func anUnknownIdIsNotFound() async throws {
         let error = await failure("99", try StubTransport.recordedSWAPI())
         #expect(error == .notFound(what: "species 99", url: URL(string: "https://swapi.dev/api/species/99/")!))
@@ -85,6 +104,23 @@ struct LookupTests {
             _ = try NameMatcher.match("dug", in: species.filter { $0.name != "Dug" })
         }
         #expect(try NameMatcher.match("zzz", in: species) == nil)
+    }
+
+    static let searched = URL(string: "https://swapi.dev/api/species/?search=x")!
+
+    /// Issue 43: an empty search, read against the same source's listing.
+    @Test(arguments: [
+        ("Kel Dor", Fault.incomplete(url: Self.searched, .missed("Kel Dor"))),
+        ("dor kel", .incomplete(url: Self.searched, .missed("dor kel"))),
+        ("dug", .incomplete(url: Self.searched, .missed("dug"))),
+        ("Dugg", .noSuchName("Dugg", suggestions: ["Dug", "Dugong"])),
+        ("zzz", .noSuchName("zzz", suggestions: [])),
+    ])
+    func anEmptySearchIsReadAgainstTheListing(name: String, verdict: Fault) {
+        let listing = ["Dugong", "Dug", "Dugster", "Kel Dor"].map {
+            StarWarsSpecies(url: Fixtures.speciesURL, name: $0)
+        }
+        #expect(NameMatcher.miss(name, searchedAt: Self.searched, listing: listing) == verdict)
     }
 }
 

@@ -49,7 +49,7 @@ struct StarWarsSpeciesTests {
     @Test(
         "average_height: a numeric string or a JSON integer, anything else absent",
         arguments: [
-            (#""210""#, 210), ("180", 180), (#""+5""#, 5), (#""-5""#, -5), (#""n/a""#, nil), (#""unknown""#, nil),
+            (#""210""#, 210), ("180", 180), (#""+5""#, nil), (#""-5""#, nil), (#""n/a""#, nil), (#""unknown""#, nil),
             (#""""#, nil), (#""1.5""#, nil), (#"" 210""#, nil), ("null", nil),
         ] as [(String, Int?)])
     func averageHeight(json: String, expected: Int?) throws {
@@ -102,11 +102,11 @@ struct StarWarsSpeciesTests {
     }
 
     @Test(
-        "id is the last number path component of the URL, else 0",
+        "id is the number a species URL names it by (ResourceReference), else 0",
         arguments: [
             ("https://swapi.dev/api/species/3/", 3), ("https://swapi.dev/api/species/37", 37),
-            ("http://127.0.0.1:8080/api/species/12/?format=json", 12), ("https://swapi.dev/api/species/", 0),
-            ("http://2130706433/api/species/", 0), ("/api/species/5/", 5), ("not a url", 0),
+            ("http://127.0.0.1:8080/api/species/12/?format=json", 0), ("https://swapi.dev/api/species/", 0),
+            ("https://swapi.dev/api/planets/5/", 0), ("/api/species/5/", 5), ("not a url", 0),
             ("https://swapi.dev/api/species/99999999999999999999/", 0),
         ] as [(String, Int)])
     func idFromURL(url: String, expected: Int) {

@@ -187,12 +187,14 @@ struct SpeciesOrderTests {
             ])
     }
 
+    /// A lifespan is a number as SWAPI writes one (`SWAPINumber`): digits,
+    /// a fraction too; signs and exponents are words, last.
     @Test func lifespansWithFractionsOrPastIntAreNumbersToo() {
         let lifespans = ["1.5", "99999999999999999999", "2", "1e400", "nan", "-3"]
         let species = lifespans.map { StarWarsSpecies(url: Fixtures.speciesURL, name: $0, averageLifespan: $0) }
         #expect(
             names(SpeciesOrder.lifespan.sorted(species, reversed: false)) == [
-                "-3", "1.5", "2", "99999999999999999999", "1e400", "nan",
+                "1.5", "2", "99999999999999999999", "1e400", "nan", "-3",
             ])
     }
 

@@ -437,4 +437,25 @@ struct ServicesInTurnTests {
         }
         #expect(alone?.description.contains("https://swapi.dev/api/people/13/") == true, "\(String(describing: alone))")
     }
+
+    /// Issue 43: a person is an object of a person's kind at a person's
+    /// URL: a species at a person's URL makes the answer not whole, and a
+    /// species URL among the people names no one.
+    @Test func aRelatedResourceIsOfTheKindItsLinkNames() async throws {
+        let recorded = try StubTransport.recordedSWAPI()
+        let ewok = try Fixtures.data("swapi/species-9.json")
+        let services = StubTransport { request in
+            guard request.url.absoluteString.hasSuffix("/people/13/") else { return try await recorded.send(request) }
+            return HTTPResponse(status: 200, body: ewok)
+        }
+        let alone = await fault {
+            _ = try await client(services, roots: [Self.dev], fallback: false, cached: false).speciesAndRelated(.id(3))
+        }
+        #expect(alone == .invalidResponse(url: URL(string: "https://swapi.dev/api/people/13/")!, .notOfKind("person")))
+        var wookie = try #require(try Decode.species(try Fixtures.data("swapi/species-3.json")).species)
+        wookie.people = ["https://swapi.dev/api/species/9/"]
+        let related = try await SpeciesClient.stubbed(recorded).related(
+            of: wookie, in: BundledCatalog(root: .swapi, dialect: .drf))
+        #expect(related.people == [.failed(reason: "not a SWAPI link")])
+    }
 }

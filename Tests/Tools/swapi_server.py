@@ -101,7 +101,7 @@ FAULTS = {
     "shifting": "species pages move by one species a request: the Nth request's list is rotated by N - 1",
     "later-pages-tech": "species pages after the first answer in swapi.tech's form",
     "dialect-flip": "answers alternate between swapi.dev's and swapi.tech's forms, request by request",
-    "big-page": "the species list is one array of 2,000 species, as swapi.info's is (page 1's over and over, each with a URL of its own)",
+    "big-page": "the species list is one array of 2,000 species, as swapi.info's is (page 1's over and over, each with a URL and a name of its own)",
     "empty-objects": "species page 1 holds 3,000,000 empty objects (6 MB)",
     "dense-page": "species page 1 is one species with 1,092,000 strings of 90 bytes and 1,092,000 of one (100 MiB), the most species accepts",
     "huge-page": "the species list is one array of --huge-page species (100,000: about 70 MB), as swapi.info's is",
@@ -149,16 +149,27 @@ FAULTS = {
     "as-array": "the species list is one array of page 1's species, as swapi.info's is",
     "search-form": "swapi.tech's species pages are written in the form of its search: result, no next",
     "thousands": "the species list holds 5,000 species in 500 pages of 10 (SWAPI's species over and over, each with an id and a name of its own)",
+    "element-person": "the first species of page 2 (swapi.info's 11th) is Luke Skywalker, a person, under that species' URL",
+    "element-named-again": "the first species of page 2 (swapi.info's 11th) is named Human, under its own URL",
+    "pages-of-5": "the species list comes in pages of 5 (a copy of swapi.dev that keeps to them)",
+    "pages-of-20": "the species list comes in pages of 20 (a copy of swapi.dev that keeps to them)",
+    "public-urls": "species keep swapi.dev's URLs (https://swapi.dev/api/species/N/), as a copy of its data would",
+    "count-fifteen": "species pages count 15, while all 37 are served",
+    "empty-search": "every search of the species list answers an empty page (count 0)",
 }
 
 # What each ELEMENT fault makes of a species object.
 ELEMENTS = {"element-empty": lambda species: {}, "element-nameless": lambda species: {**species, "name": None},
             "element-null": lambda species: None,
-            "element-planet": lambda species: {**species, "url": re.sub(r"species/\d+", "planets/13", species["url"])}}
+            "element-planet": lambda species: {**species, "url": re.sub(r"species/\d+", "planets/13", species["url"])},
+            "element-person": lambda species: {"name": "Luke Skywalker", "height": "172", "mass": "77", "hair_color": "blond",
+                                               "skin_color": "fair", "eye_color": "blue", "birth_year": "19BBY",
+                                               "gender": "male", "url": species["url"]},
+            "element-named-again": lambda species: {**species, "name": "Human"}}
 
 # The count each COUNT fault writes into every species page; None leaves it out.
 COUNTS = {"count-missing": None, "count-null": b"null", "count-string": b'"37"', "count-negative": b"-1",
-          "count-huge": b"1e400"}
+          "count-huge": b"1e400", "count-fifteen": b"15"}
 
 # Names a spreadsheet would run, or a Markdown renderer show as HTML.
 SPREADSHEET_NAMES = ['=HYPERLINK("http://evil.example/","x")', "+1+1", "@SUM(A1)", "-5", "\tTabbed",
@@ -193,9 +204,9 @@ class Dialects:
 
     # drf (swapi.dev)
 
-    def drf(self, rest, query, own_root, rotate=0):
+    def drf(self, rest, query, own_root, rotate=0, size=PAGE_SIZE, species_root=None):
         def link(kind, number):
-            return f"{own_root}{kind}/{number}/"
+            return f"{species_root if kind == 'species' and species_root else own_root}{kind}/{number}/"
 
         params = dict(urllib.parse.parse_qsl(query, keep_blank_values=True))
         match = re.fullmatch(r"(species|people|planets|films)/(\d+)/", rest)
@@ -215,7 +226,7 @@ class Dialects:
         if not page_text.isdigit() or int(page_text) < 1:
             return 404, NOT_FOUND
         page = int(page_text)
-        pages = max(1, math.ceil(len(matches) / PAGE_SIZE))
+        pages = max(1, math.ceil(len(matches) / size))
         if page > pages:
             return 404, NOT_FOUND
 
@@ -227,7 +238,7 @@ class Dialects:
             "count": len(matches),
             "next": page_link(page + 1) if page < pages else None,
             "previous": page_link(page - 1) if page > 1 else None,
-            "results": [self.data.drf("species", pk, link) for pk in matches[(page - 1) * PAGE_SIZE:page * PAGE_SIZE]],
+            "results": [self.data.drf("species", pk, link) for pk in matches[(page - 1) * size:page * size]],
         }
         return 200, self.dumps(body)
 
@@ -375,6 +386,12 @@ class Handler(BaseHTTPRequestHandler):
             query = urllib.parse.urlencode([(k, v) for k, v in urllib.parse.parse_qsl(query) if k not in ("search", "name")])
         if fault == "shifting" and dialect == "drf":
             status, body = server.dialects.drf(rest, target.query, own_root, rotate=count - 1)
+        elif fault in ("pages-of-5", "pages-of-20") and dialect == "drf":
+            status, body = server.dialects.drf(rest, query, own_root, size=int(fault.split("-")[-1]))
+        elif fault == "public-urls" and dialect == "drf":
+            status, body = server.dialects.drf(rest, query, own_root, species_root="https://swapi.dev/api/")
+        elif fault == "empty-search" and "search" in dict(urllib.parse.parse_qsl(query)):
+            status, body = 200, b'{"count":0,"next":null,"previous":null,"results":[]}'
         elif fault == "later-pages-tech" and rest == "species/" and drf_query_key(target.query) != frozenset():
             page = dict(urllib.parse.parse_qsl(target.query)).get("page", "1")
             status, body = server.dialects.tech("species", f"page={page}&limit=10&expanded=true", own_root)
@@ -576,7 +593,7 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "dense-page" and first_page:
             return status, self.server.dense_page(own_root)
         if fault == "big-page" and first_page:
-            results = [{**species, "url": f"{own_root}species/{number}/"}
+            results = [{**species, "name": f"{species['name']} {number}", "url": f"{own_root}species/{number}/"}
                        for number, species in enumerate(json.loads(body)["results"] * 200, start=1)]
             return status, json.dumps(results).encode()
         return status, body
@@ -772,8 +789,8 @@ class Server(ThreadingHTTPServer):
         with self.build_lock:
             if self.huge_page_template is None:
                 species = json.loads(first_page.replace(own_root.encode(), HUGE_PAGE_ROOT.encode()))["results"]
-                results = [json.dumps({**species[(number - 1) % len(species)], "url": f"{HUGE_PAGE_ROOT}species/{number}/"},
-                                      separators=(",", ":"))
+                results = [json.dumps({**species[(number - 1) % len(species)], "url": f"{HUGE_PAGE_ROOT}species/{number}/",
+                                       "name": f"{species[(number - 1) % len(species)]['name']} {number}"}, separators=(",", ":"))
                            for number in range(1, self.huge_page_species + 1)]
                 self.huge_page_template = ("[" + ",".join(results) + "]").encode()
         return self.huge_page_template.replace(HUGE_PAGE_ROOT.encode(), own_root.encode())

@@ -45,14 +45,16 @@ struct BundledCatalog: Sendable {
     }
 
     /// The name or title, and episode, of a planet, person or film.
-    func resource(_ reference: ResourceReference) -> RelatedResource? {
+    func resource(_ reference: ResourceReference) -> RelatedAnswer {
         let key = String(reference.id)
-        switch reference.kind {
-        case .planets: return Self.data?.planets[key].map { RelatedResource(name: $0) }
-        case .people: return Self.data?.people[key].map { RelatedResource(name: $0) }
-        case .films: return Self.data?.films[key]
-        case .species: return Self.data?.species.first { $0.id == reference.id }.map { RelatedResource(name: $0.name) }
-        }
+        let found =
+            switch reference.kind {
+            case .planets: Self.data?.planets[key].map { RelatedResource(name: $0) }
+            case .people: Self.data?.people[key].map { RelatedResource(name: $0) }
+            case .films: Self.data?.films[key]
+            case .species: Self.data?.species.first { $0.id == reference.id }.map { RelatedResource(name: $0.name) }
+            }
+        return found.map(RelatedAnswer.found) ?? .unknown
     }
 
     /// The species with its links under the API root, in its dialect's form.

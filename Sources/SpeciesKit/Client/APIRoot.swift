@@ -95,34 +95,30 @@ public struct APIRoot: Sendable, Equatable, CustomStringConvertible {
             }
     }
 
-    /// Whether `url` is under this root: on its origin (or the secure one
-    /// of it), below its path.
-    func contains(_ url: URL) -> Bool {
-        guard origin.follow(url) != nil else { return false }
-        return url.path.lowercased().hasPrefix(path.lowercased())
-    }
-
     /// `https://swapi.dev/api/`, with a password as `***`.
     public var description: String { url.redacted }
 
-    /// `url` as this service writes it, when it is one of its species: its
-    /// scheme, host and port (case aside), no user or password, no
-    /// backslash, no query or fragment, and the path exactly the root's
-    /// `species/` with a number from 1, and a final slash, `.json` or
-    /// neither; nil for anything else.
+    /// Whether a link written under `root` (`ResourceReference.parse`) is
+    /// under this API root: at its origin, or at its host's other scheme
+    /// on the default ports (`Origin.follow`), the host in any case, and
+    /// under its path exactly.
+    func writes(_ root: Substring) -> Bool {
+        guard let url = URL(string: String(root)), let path = URLComponents(string: String(root))?.percentEncodedPath
+        else { return false }
+        return origin.follow(url) != nil && path == self.path
+    }
+
+    /// `url`, a species of this service in any spelling of the one grammar
+    /// (`ResourceReference`): as the service writes it, its form's own for
+    /// SWAPI's hosts (`Dialect.ofPublicHost`), as given for another; nil
+    /// when it is none of its species.
     func speciesURL(_ url: URL) -> URL? {
-        guard url.user == nil, url.password == nil, url.query == nil, url.fragment == nil,
-            !url.absoluteString.contains("\\"), url.scheme?.lowercased() == origin.scheme,
-            let other = Origin(url), other == origin,
-            let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath,
-            path.hasPrefix(self.path + "species/")
+        guard let (reference, root) = ResourceReference.parse(url.absoluteString), reference.kind == .species,
+            writes(root)
         else { return nil }
-        let rest = path.dropFirst(self.path.count + "species/".count)
-        let digits = rest.prefix(while: \.isASCII).prefix(while: \.isNumber)
-        guard let id = Int(digits), id >= 1, ["", "/", ".json"].contains(rest.dropFirst(digits.count)) else {
-            return nil
-        }
-        return URL(string: "species/" + rest, relativeTo: self.url)?.absoluteURL
+        let given = String(url.absoluteString.dropFirst(root.count))
+        return Dialect.ofPublicHost(self).map { $0.url(of: reference, under: self) }
+            ?? URL(string: given, relativeTo: self.url)?.absoluteURL
     }
 
     /// `path` under the root, with `query` percent-encoded.

@@ -43,6 +43,8 @@ struct AnswerPlan: Sendable {
     enum Step: Equatable, Sendable {
         /// Ask these sources.
         case ask([Int])
+        /// Ask this service again, its cache left unread.
+        case again(Int)
         /// Nothing to do until a source does something.
         case wait
         /// This source's answer is the answer; stop the others.
@@ -68,6 +70,8 @@ struct AnswerPlan: Sendable {
     private(set) var failures: [ServiceFailure] = []
     /// The last failure of a stand-in.
     private var standInFailure = Fault.cancelled
+    /// The services asked again, their cache left unread.
+    private var askedAgain: Set<Int> = []
 
     /// - Parameters:
     ///   - services: in the order they are asked.
@@ -117,6 +121,12 @@ struct AnswerPlan: Sendable {
             if error == .cancelled || error.kind == .badQuestion { return .fail(error) }
             if error.kind == .nothingMatched {
                 states[index] = .answeredNothing(error)
+            } else if failure.cached, error.kind == .badAnswer, case .service = sources[index],
+                askedAgain.insert(index).inserted
+            {
+                // What it answers whole now is not condemned by pages it
+                // cached earlier (docs/cli.md, "What is whole").
+                return .again(index)
             } else {
                 states[index] = .failed
                 if case .service = sources[index] { failures.append(failure) } else { standInFailure = error }

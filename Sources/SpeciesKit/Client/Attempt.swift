@@ -24,7 +24,7 @@ struct Fetching: Sendable {
 ///
 /// A fresh cache entry answers with no request; a stale one is revalidated
 /// (`If-None-Match`, `If-Modified-Since`), and so is every one under
-/// `CachePolicy.Mode.refresh`; after `readAgain()`, the cache is not read.
+/// `CachePolicy.Mode.refresh`; with `readsCache` false, the cache is not read.
 /// An attempt at the cache alone (`limits` nil) answers
 /// from an entry of any age, or not at all. A request takes what `limits`
 /// says: the transport keeps its deadline and pace, and it is retried here,
@@ -70,12 +70,16 @@ final class Attempt: Sendable {
     /// - Parameters:
     ///   - dialect: the service's, as far as the client knows it.
     ///   - network: false for the fresh cache alone.
-    init(_ root: APIRoot, limits: RequestLimits?, dialect: Dialect, fetching: Fetching, network: Bool = true) {
+    ///   - readsCache: false to ask the service for everything.
+    init(
+        _ root: APIRoot, limits: RequestLimits?, dialect: Dialect, fetching: Fetching, network: Bool = true,
+        readsCache: Bool = true
+    ) {
         self.root = root
         self.limits = limits
         self.network = network
         self.fetching = fetching
-        held = Mutex(Held(dialect: dialect, revalidate: fetching.policy.mode == .refresh))
+        held = Mutex(Held(dialect: dialect, revalidate: fetching.policy.mode == .refresh, bypass: !readsCache))
     }
 
     /// The dialect of the service, as this attempt knows it.
@@ -94,20 +98,6 @@ final class Attempt: Sendable {
 
     /// Bytes of the bodies handed over.
     var bytes: Int { held.withLock { $0.bytes } }
-
-    /// From now on, the cache is not read: what it answered is asked of the
-    /// service again, and what went into the answer so far is forgotten.
-    func readAgain() {
-        held.withLock { held in
-            held.bypass = true
-            held.entries = [:]
-            held.oldestFromCache = nil
-            held.used = []
-            held.pages = []
-            held.warnings = []
-            held.bytes = 0
-        }
-    }
 
     /// The body of GET `url`, from the cache or the network.
     /// - Throws: `Fault.httpStatus` for a status that is not a

@@ -66,12 +66,17 @@ struct ListingReader {
     private var guess: Dialect
     private let terms: SearchTerms
     private let expectedPages: Int
+    /// The page size of a known host's form (`Dialect.ofPublicHost`); nil
+    /// for a copy, whose page 1 says it (`Paging.of`).
+    private let knownSize: Int?
 
     private var asked: [URL: Int] = [:]
     private var arrived: [Int: Result<Data, Fault>] = [:]
     /// What has been taken, page by page, in order.
     private var taken = Whole()
     private var seen: Set<Int> = []
+    private var names: Set<String> = []
+    private var service: ServiceSpecies
     private var paging: Paging?
     private var lastNext: String?
     /// Pages wanted, from the first.
@@ -95,6 +100,8 @@ struct ListingReader {
         self.search = search
         terms = SearchTerms(search ?? "")
         self.expectedPages = max(1, expectedPages)
+        service = ServiceSpecies(root: root)
+        knownSize = form.map { _ in SpeciesPage.size }
     }
 
     /// The first step: the pages to ask for before any has answered.
@@ -103,13 +110,16 @@ struct ListingReader {
         arrived = [:]
         taken = Whole()
         seen = []
+        names = []
+        service = ServiceSpecies(root: root)
         paging = nil
         missing = nil
         wanted = 1
         switch question {
         case _ where comesWhole: return fetch([1])
-        case .page(let number): return fetch([number])
-        case .species(let limit): return fetch(Array(1...min(expectedPages, Self.pages(holding: limit))))
+        case .page(let number): return fetch(knownSize == nil && number > 1 ? [1, number] : [number])
+        case .species(let limit):
+            return fetch(Array(1...min(expectedPages, Self.pages(holding: limit, size: knownSize ?? SpeciesPage.size))))
         }
     }
 
@@ -169,8 +179,8 @@ struct ListingReader {
         return currentForm.listingURL(root, page: number, search: currentForm == .drf ? search : nil)
     }
 
-    private static func pages(holding limit: Int?) -> Int {
-        limit.map { max(1, $0.dividedRoundingUp(by: SpeciesPage.size)) } ?? .max
+    private static func pages(holding limit: Int?, size: Int) -> Int {
+        limit.map { max(1, $0.dividedRoundingUp(by: size)) } ?? .max
     }
 
     private mutating func fetch(_ numbers: [Int]) -> Step {
@@ -183,7 +193,11 @@ struct ListingReader {
     /// in order.
     var waitingFor: Int? {
         if missing != nil { return 1 }
-        if case .page(let number) = question, !comesWhole { return taken.pages.isEmpty ? number : nil }
+        if case .page(let number) = question, !comesWhole {
+            // A copy's page 1 first: it says the page size.
+            if knownSize == nil, number > 1, paging == nil { return 1 }
+            return taken.pages.count < (knownSize == nil && number > 1 ? 2 : 1) ? number : nil
+        }
         return taken.pages.count < wanted || taken.pages.isEmpty ? taken.pages.count + 1 : nil
     }
 
@@ -196,6 +210,10 @@ struct ListingReader {
         case .success(let body): listing = body
         case .failure(.httpStatus(404, _)) where number == 1 || comesWhole:
             return .failed(.notSWAPI(url: url, status: 404))
+        case .failure(.httpStatus(404, _)) where paging != nil && question == .page(number):
+            let pages = paging?.pages ?? 0
+            return .failed(
+                number > pages ? .noSuchPage(number, pages: pages, search: search) : .httpStatus(404, url: url))
         case .failure(.httpStatus(404, _)) where taken.pages.isEmpty:
             missing = url
             return fetch([1])
@@ -216,7 +234,8 @@ struct ListingReader {
         do throws(Fault) {
             try checkForm(listing, at: url)
             if comesWhole { return .done(try whole(listing, at: url)) }
-            let paging = try (self.paging.map { .success($0) } ?? Paging.checked(listing, at: url)).get()
+            let paging = try (self.paging.map { .success($0) } ?? Paging.checked(listing, size: knownSize, at: url))
+                .get()
             if terms.terms.isEmpty, paging.count == 0 { throw .notSWAPI(url: url, status: nil) }
             if let missing {
                 try checkPage(listing, number: 1, of: paging, at: url)
@@ -225,9 +244,13 @@ struct ListingReader {
                 }
                 return .failed(.noSuchPage(asked, pages: paging.pages, search: search))
             }
-            // swapi.tech answers a page past the last with the last.
+            // swapi.tech answers a page past the last with the last; any
+            // other page past its count proves the count wrong.
             guard number <= paging.pages else {
-                return .failed(.noSuchPage(number, pages: paging.pages, search: search))
+                return .failed(
+                    currentForm == .tech
+                        ? .noSuchPage(number, pages: paging.pages, search: search)
+                        : .incomplete(url: url, .pastTheCount(pages: paging.pages)))
             }
             try checkPage(listing, number: number, of: paging, at: url)
             self.paging = paging
@@ -235,13 +258,18 @@ struct ListingReader {
             return .failed(error)
         }
         taken.pages.append((url, listing.species.count))
+        lastNext = listing.next
+        if case .page(let asked) = question {
+            guard asked == number else { return .wait }
+            taken.species = listing.species
+            taken.issues = listing.issues
+            return .done(done)
+        }
         taken.species += listing.species
         taken.issues += listing.issues
-        lastNext = listing.next
         if case .species(let limit) = question, number == 1, let paging {
-            wanted = min(paging.pages, Self.pages(holding: limit))
+            wanted = min(paging.pages, Self.pages(holding: limit, size: paging.size))
         }
-        if case .page = question { return .done(done) }
         guard taken.pages.count < wanted else { return .done(done) }
         return fetch(Array(1...wanted))
     }
@@ -267,14 +295,16 @@ struct ListingReader {
         if let element = listing.notASpecies { throw .incomplete(url: url, .notASpecies(element)) }
     }
 
-    /// Every element a species of this service, each once.
+    /// Every element a species of this service, each once, by id and by name.
     private mutating func checkSpecies(_ listing: ListingBody, at url: URL) throws(Fault) {
-        let service = ServiceSpecies(root: root, form: listing.dialect)
         for species in listing.species {
             guard let id = service.id(of: species) else {
                 throw .incomplete(url: url, .notASpecies(species.displayName))
             }
             guard seen.insert(id).inserted else { throw .incomplete(url: url, .repeated(species.displayName)) }
+            guard names.insert(species.name ?? "").inserted else {
+                throw .incomplete(url: url, .named(species.displayName))
+            }
         }
     }
 
@@ -333,10 +363,12 @@ struct ListingReader {
 }
 
 extension Paging {
-    /// The paging a page of the listing says: its count, in pages of SWAPI's
-    /// size; a count of more pages than a reader reads is the service's fault.
-    fileprivate static func checked(_ listing: ListingBody, at url: URL) -> Result<Paging, Fault> {
-        let paging = Paging(count: listing.count, size: SpeciesPage.size)
+    /// The paging a page of the listing says: its count, in pages of the
+    /// form's size, or, at a copy (`size` nil), of the size of page 1, the
+    /// page read first (docs/cli.md, "What is whole"); a count of more
+    /// pages than a reader reads is the service's fault.
+    fileprivate static func checked(_ listing: ListingBody, size: Int?, at url: URL) -> Result<Paging, Fault> {
+        let paging = Paging(count: listing.count, size: size ?? listing.species.count)
         guard paging.pages <= ListingReader.maxPages else {
             return .failure(.tooLarge(url: url, .pages(ListingReader.maxPages)))
         }
@@ -344,51 +376,32 @@ extension Paging {
     }
 }
 
-/// What a species of a service is: an object with a name, a non-empty
-/// string, and a URL that names a species of that service; its id is the
-/// number that URL ends with, and two elements with one id are one species.
-///
-/// The URL is under the service's root, with its scheme or the other one of
-/// its host (on the default ports), the host in any case, with a final
-/// slash or none; or, for swapi.tech and swapi.info, under the root their
-/// data was stored with (docs/swapi-dialects.md), which their copies keep.
+/// What a species of a service is (docs/cli.md, "What is whole"): an
+/// object of the species' kind with a name (`StarWarsSpecies.Decoded`), under
+/// a species URL (`ResourceReference`) of the service's root, or of the root
+/// of the public service it copies, the same root for every species of an
+/// answer. Its id is its URL's.
 struct ServiceSpecies {
-    private let roots: [APIRoot]
-    /// How the roots' species URLs usually begin: one comparison a species.
-    private let prefixes: [String]
+    private var roots: [APIRoot]
+    /// How the first species wrote its root: one comparison a species.
+    private var written: String?
 
-    /// - Parameter form: the service's; nil when it is not known yet.
-    init(root: APIRoot, form: Dialect?) {
-        roots = [root] + (form.map { [$0] } ?? Dialect.allCases).compactMap(\.storedRoot)
-        prefixes = roots.map { $0.url.withoutCredentials.absoluteString + "species/" }
+    init(root: APIRoot) {
+        roots = [root] + APIRoot.publicServices
     }
 
     /// The species' id, when it is a species of this service.
-    func id(of species: StarWarsSpecies) -> Int? {
-        guard let name = species.name, !name.isEmpty else { return nil }
-        return id(ofLink: species.url)
-    }
-
-    func id(ofLink link: String) -> Int? {
-        if let prefix = prefixes.first(where: link.hasPrefix) {
-            return Self.id(in: link.utf8.dropFirst(prefix.utf8.count))
+    mutating func id(of species: StarWarsSpecies) -> Int? {
+        guard let name = species.name, !name.isEmpty, let (reference, root) = ResourceReference.parse(species.url),
+            reference.kind == .species
+        else { return nil }
+        if let written, root == written { return reference.id }
+        guard let index = roots.firstIndex(where: { $0.writes(root) }) else { return nil }
+        if written == nil {
+            roots = [roots[index]]
+            written = String(root)
         }
-        guard let url = URL(string: link), url.query == nil, url.fragment == nil,
-            let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.path,
-            let base = roots.first(where: { $0.origin.follow(url) != nil })?.path,
-            path.hasPrefix(base + "species/")
-        else { return nil }
-        return Self.id(in: path.utf8.dropFirst(base.utf8.count + "species/".utf8.count))
-    }
-
-    /// The digits of `rest`, with a final slash or none: a number from 1.
-    private static func id(in rest: Substring.UTF8View) -> Int? {
-        let digits = rest.last == UInt8(ascii: "/") ? rest.dropLast() : rest[...]
-        guard !digits.isEmpty, digits.count <= 18,
-            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-        else { return nil }
-        let id = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        return id >= 1 ? id : nil
+        return reference.id
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `show` matches a name, ignoring case: an exact match wins;
 /// otherwise the single species whose name holds every term of the name
 /// (as a search reads terms: `dor kel` is Kel Dor); several such matches
@@ -16,5 +18,18 @@ enum NameMatcher {
             }
         }
         return nil
+    }
+
+    /// What a search that found nothing for `name` means, given the same
+    /// source's whole listing: no species so named, with the closest names;
+    /// or, when the listing holds the name, no answer from that source
+    /// (docs/cli.md, "What is whole").
+    static func miss(_ name: String, searchedAt url: URL, listing: [StarWarsSpecies]) -> Fault {
+        do throws(Fault) {
+            if try match(name, in: listing) == nil {
+                return .noSuchName(name, suggestions: EditDistance.closest(to: name, among: listing.compactMap(\.name)))
+            }
+        } catch {}
+        return .incomplete(url: url, .missed(name))
     }
 }

@@ -49,11 +49,14 @@ public struct RelatedResources: Sendable, Equatable {
     }
 }
 
-/// What matters of a planet, person or film.
+/// What matters of a planet, person or film, and the kinds of object whose
+/// keys it bears (`ResourceReference.Kind.owns`).
 struct RelatedResource: Decodable, Sendable, Equatable {
     var name: String?
     var title: String?
     var episode: Int?
+    /// Whether it may be a resource of each kind.
+    var kinds = Set(ResourceReference.Kind.allCases)
 
     init(name: String? = nil, title: String? = nil, episode: Int? = nil) {
         self.name = name
@@ -61,18 +64,24 @@ struct RelatedResource: Decodable, Sendable, Equatable {
         self.episode = episode
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case name, title
-        case episode = "episode_id"
-    }
-
     /// A value of another type is absent.
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = try? container.decodeIfPresent(String.self, forKey: .name)
-        title = try? container.decodeIfPresent(String.self, forKey: .title)
-        episode = try? container.decodeIfPresent(Int.self, forKey: .episode)
+        let container = try decoder.container(keyedBy: StarWarsSpecies.FieldKey.self)
+        func key(_ name: String) -> StarWarsSpecies.FieldKey { StarWarsSpecies.FieldKey(stringValue: name) }
+        name = try? container.decodeIfPresent(String.self, forKey: key("name"))
+        title = try? container.decodeIfPresent(String.self, forKey: key("title"))
+        episode = try? container.decodeIfPresent(Int.self, forKey: key("episode_id"))
+        kinds = kinds.filter { $0.owns { container.contains(key($0)) } }
     }
+}
+
+/// What a source says of a planet, person or film.
+enum RelatedAnswer: Sendable, Equatable {
+    case found(RelatedResource)
+    /// SWAPI's own 404: the link dangles, as films/7 does.
+    case absent
+    /// Offline: neither cached nor built in.
+    case unknown
 }
 
 extension SpeciesClient {
@@ -84,12 +93,15 @@ extension SpeciesClient {
     func related(of species: StarWarsSpecies, in source: any SpeciesSource) async throws(Fault)
         -> RelatedResources
     {
-        let links = [species.homeworld].compactMap { $0 } + species.people + species.films
+        let links: [(String, ResourceReference.Kind)] =
+            (species.homeworld.map { [($0, .planets)] } ?? []) + species.people.map { ($0, .people) }
+            + species.films.map { ($0, .films) }
         var found = [RelatedResource?](repeating: nil, count: links.count)
         var names = [RelatedResources.Name](repeating: .unnamed, count: links.count)
         var done = 0
         let failure = await CappedRequests.run(
-            Array(links.indices), limit: RemoteCatalog.concurrency, { await resource(links[$0], in: source) }
+            Array(links.indices), limit: RemoteCatalog.concurrency,
+            { await resource(links[$0].0, of: links[$0].1, in: source) }
         ) { index, result -> CappedRequests.Next<Int, Fault> in
             done += 1
             diagnostics.progress("fetching related resources \(done) of \(links.count)…")
@@ -118,16 +130,20 @@ extension SpeciesClient {
     /// A planet, person or film, read from its link's kind and id and
     /// asked of `source`, whatever host the link names (swapi.tech writes
     /// its own). A link that names none is `unknown (not a SWAPI link)`.
-    private func resource(_ link: String, in source: any SpeciesSource) async -> Result<RelatedFetch, Fault> {
-        guard let reference = ResourceReference(link) else {
-            diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI planet, person or film")
+    private func resource(_ link: String, of kind: ResourceReference.Kind, in source: any SpeciesSource) async
+        -> Result<RelatedFetch, Fault>
+    {
+        guard let reference = ResourceReference(link), reference.kind == kind else {
+            diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI \(kind.noun)")
             return .success((nil, .failed(reason: "not a SWAPI link")))
         }
         do {
-            guard let found = try await source.resource(reference) else { return .success((nil, .unavailableOffline)) }
-            return .success((found, (found.name ?? found.title).map(RelatedResources.Name.named) ?? .unnamed))
-        } catch .notFound {
-            return .success((nil, .notFound))
+            switch try await source.resource(reference) {
+            case .found(let found):
+                return .success((found, (found.name ?? found.title).map(RelatedResources.Name.named) ?? .unnamed))
+            case .absent: return .success((nil, .notFound))
+            case .unknown: return .success((nil, .unavailableOffline))
+            }
         } catch {
             return .failure(error)
         }

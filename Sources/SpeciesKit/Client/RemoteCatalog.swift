@@ -4,10 +4,6 @@ import Foundation
 /// `ListingReader` the pages it asks for, at most `concurrency` at once (one
 /// when `serial`), and reads one species or resource. What a listing must
 /// be is the reader's; how it is fetched is this shell's.
-///
-/// A 404 for one species or resource is SWAPI's answer only once the
-/// species list has answered whole: a service that answers 404 to
-/// everything has none of them.
 struct RemoteCatalog: SpeciesSource {
     /// Requests at once, as many as URLSession's connections to a host.
     static let concurrency = 6
@@ -29,23 +25,8 @@ struct RemoteCatalog: SpeciesSource {
         try await listing(.species(limit: limit), search: search).species
     }
 
-    /// The listing's answer; when it does not add up with pages the cache
-    /// answered, it is read again from the service, once, so that no page
-    /// cached earlier condemns a service that answers whole now.
-    private func listing(_ question: ListingReader.Question, search: String?) async throws(Fault)
-        -> ListingReader.Whole
-    {
-        do {
-            return try await read(question, search: search)
-        } catch  where attempt.limits != nil && attempt.answeredFromCache && error.kind == .badAnswer {
-            diagnostics.trace { "reading \(root.url.redacted) again from the service: with the cache, \(error)" }
-            attempt.readAgain()
-            return try await read(question, search: search)
-        }
-    }
-
     /// Feeds the reader until it says the answer is whole, or not.
-    private func read(_ question: ListingReader.Question, search: String?) async throws(Fault)
+    private func listing(_ question: ListingReader.Question, search: String?) async throws(Fault)
         -> ListingReader.Whole
     {
         var reader = ListingReader(
@@ -138,64 +119,57 @@ struct RemoteCatalog: SpeciesSource {
         }
     }
 
+    func searchURL(_ search: String) -> URL {
+        attempt.dialect == .tech
+            ? attempt.dialect.techSearchURL(root, term: search) : attempt.dialect.listingURL(root, search: search)
+    }
+
     func species(id: Int) async throws(Fault) -> StarWarsSpecies {
-        try await species(at: ResourceReference(.species, id), what: "species \(id)")
+        try await species(DetailReader(ResourceReference(.species, id), of: root, in: attempt.dialect))
     }
 
     /// The species at `url`; at another service's URL, the species of the
     /// same id here.
     func species(at url: URL) async throws(Fault) -> StarWarsSpecies {
-        if !root.contains(url), let id = ResourceReference.species(in: url.absoluteString) {
-            return try await species(id: id)
+        guard let reference = ResourceReference(url.absoluteString), reference.kind == .species else {
+            throw .notASpeciesURL(
+                url.absoluteString, expected: root.url.withoutCredentials.absoluteString + "species/<id>/")
         }
-        return try await species(at: url, what: "the species at \(url.redacted)")
+        return try await species(DetailReader(reference, of: root, in: attempt.dialect, pasted: url))
     }
 
-    private func species(at reference: ResourceReference, what: String) async throws(Fault)
-        -> StarWarsSpecies
-    {
-        try await answeringNotFound(what) { dialect throws(Fault) in
-            try await species(at: dialect.url(of: reference, under: root), what: what)
-        }
-    }
-
-    private func species(at url: URL, what: String) async throws(Fault) -> StarWarsSpecies {
-        let body = try await attempt.get(url)
-        let decoded = try ResponseBody.decode(DetailBody<StarWarsSpecies.Decoded>.self, from: body, url: url).value
-        guard ServiceSpecies(root: root, form: Dialect.ofPublicHost(root)).id(of: decoded.species) != nil else {
-            throw .invalidResponse(url: url, .notASpecies)
-        }
+    private func species(_ reader: DetailReader) async throws(Fault) -> StarWarsSpecies {
+        guard
+            let (decoded, url) = try await detail(
+                reader, { reader, body throws(Fault) in try reader.species(in: body) })
+        else { throw .notFound(what: "species \(reader.reference.id)", url: reader.url) }
         attempt.warn(decoded.invalidFields.map { SpeciesIssue(species: decoded.species.displayName, field: $0) })
         attempt.handedOver(url, species: true)
         return decoded.species
     }
 
-    /// The name or title, and episode, of a planet, person or film.
-    func resource(_ reference: ResourceReference) async throws(Fault) -> RelatedResource? {
-        try await answeringNotFound(reference.description) { dialect throws(Fault) in
-            let url = dialect.url(of: reference, under: root)
-            let resource = try ResponseBody.decode(
-                DetailBody<RelatedResource>.self, from: try await attempt.get(url), url: url)
-            attempt.handedOver(url)
-            return resource.value
-        }
+    func resource(_ reference: ResourceReference) async throws(Fault) -> RelatedAnswer {
+        let reader = DetailReader(reference, of: root, in: attempt.dialect)
+        guard
+            let (resource, url) = try await detail(
+                reader, { reader, body throws(Fault) in try reader.resource(in: body) })
+        else { return .absent }
+        attempt.handedOver(url)
+        return .found(resource)
     }
 
-    /// What `body` fetches in the service's dialect. Its 404 is SWAPI's
-    /// answer that `what` does not exist once the service's species list
-    /// answers whole, and else the error of that list; when that list
-    /// shows another dialect than the one asked in, `body` is asked again
-    /// in it.
-    private func answeringNotFound<Value>(
-        _ what: String, _ body: (Dialect) async throws(Fault) -> Value
-    ) async throws(Fault) -> Value {
-        let dialect = attempt.dialect
+    /// What `reader` reads of its URL, and that URL; nil when its 404 is
+    /// SWAPI's answer, which it is only once the service's species list
+    /// answers whole (else that list's error is the answer).
+    private func detail<Value>(_ reader: DetailReader, _ read: (DetailReader, Data) throws(Fault) -> Value)
+        async throws(Fault) -> (Value, URL)?
+    {
         do {
-            return try await body(dialect)
-        } catch .httpStatus(404, let url) {
+            return (try read(reader, try await attempt.get(reader.url)), reader.url)
+        } catch .httpStatus(404, _) {
             _ = try await listing(.page(1), search: nil)
-            guard attempt.dialect == dialect else { return try await answeringNotFound(what, body) }
-            throw .notFound(what: what, url: url)
+            guard let again = reader.afterNotFound(listed: attempt.dialect) else { return nil }
+            return try await detail(again, read)
         }
     }
 }

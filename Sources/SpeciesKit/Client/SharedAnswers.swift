@@ -10,6 +10,23 @@ extension SpeciesClient {
         case one(SpeciesQuery)
         case related(SpeciesQuery)
 
+        /// `services` with the one a URL asked for names first: a species URL
+        /// names its service (docs/cli.md, "show").
+        func first(of services: [APIRoot]) -> [APIRoot] {
+            guard case .url(let url) = query, let named = services.first(where: { $0.speciesURL(url) != nil }) else {
+                return services
+            }
+            return [named] + services.filter { $0 != named }
+        }
+
+        /// The species asked for, by `show`.
+        private var query: SpeciesQuery? {
+            switch self {
+            case .one(let query), .related(let query): query
+            default: nil
+            }
+        }
+
         /// `page 2 search 'an'`: how the cache names its lock.
         var description: String {
             switch self {

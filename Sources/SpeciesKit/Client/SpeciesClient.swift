@@ -272,7 +272,7 @@ public struct SpeciesClient: Sendable {
                 return match
             }
             let everyone = try await source.species(matching: nil, limit: nil)
-            throw .noSuchName(name, suggestions: EditDistance.closest(to: name, among: everyone.compactMap(\.name)))
+            throw NameMatcher.miss(name, searchedAt: source.searchURL(name), listing: everyone)
         }
     }
 }
@@ -317,7 +317,7 @@ extension SpeciesClient {
                 : nil
         }
         var plan = AnswerPlan(
-            services: memory.order(roots, maxAge: configuration.cache.maxAge, now: now),
+            services: question.first(of: memory.order(roots, maxAge: configuration.cache.maxAge, now: now)),
             mode: configuration.cache.mode, fallback: configuration.fallback, hasCache: cache != nil, outage: down)
         let deadline = Deadline(seconds: configuration.timeout, time: time)
         if let fresh = try await fresh(plan.sources.first, deadline, body) { return fresh }
@@ -330,29 +330,32 @@ extension SpeciesClient {
             var attempts: [Int: Attempt] = [:]
             var values: [Int: Value] = [:]
             var step = plan.start(deadlinePassed: deadline.hasPassed)
-            while true {
-                switch step {
-                case .ask(let indices):
-                    for index in indices {
-                        let (attempt, catalog) = self.catalog(of: plan.sources[index], deadline)
-                        attempts[index] = attempt
-                        // It runs here until it waits: an answer of the
-                        // cache alone needs no thread, nor an attempt delay.
-                        group.addImmediateTask {
-                            _ = isolation
-                            do throws(Fault) {
-                                return (index, .answered(try await body(catalog)))
-                            } catch {
-                                return (index, .failed(Task.isCancelled ? .cancelled : error))
-                            }
-                        }
-                        if let attempt, !attempt.heard, plan.staggers(index), configuration.attemptDelay.isFinite {
-                            group.addTask { [delay = configuration.attemptDelay] in
-                                try? await deadline.sleep(delay)
-                                return (index, .delay(heard: attempt.heard))
-                            }
+            func ask(_ indices: [Int], readsCache: Bool) {
+                for index in indices {
+                    let (attempt, catalog) = self.catalog(of: plan.sources[index], deadline, readsCache: readsCache)
+                    attempts[index] = attempt
+                    // It runs here until it waits: an answer of the cache
+                    // alone needs no thread, nor an attempt delay.
+                    group.addImmediateTask {
+                        _ = isolation
+                        do throws(Fault) {
+                            return (index, .answered(try await body(catalog)))
+                        } catch {
+                            return (index, .failed(Task.isCancelled ? .cancelled : error))
                         }
                     }
+                    if let attempt, !attempt.heard, plan.staggers(index), configuration.attemptDelay.isFinite {
+                        group.addTask { [delay = configuration.attemptDelay] in
+                            try? await deadline.sleep(delay)
+                            return (index, .delay(heard: attempt.heard))
+                        }
+                    }
+                }
+            }
+            while true {
+                switch step {
+                case .ask(let indices): ask(indices, readsCache: true)
+                case .again(let index): ask([index], readsCache: false)
                 case .wait: break
                 case .take(let index):
                     group.cancelAll()
@@ -388,11 +391,13 @@ extension SpeciesClient {
                     event = .failed(
                         index,
                         ServiceFailure(
-                            service: service, error: error, dropped: attempt?.sent ?? "", heard: attempt?.heard ?? true)
-                    )
+                            service: service, error: error, dropped: attempt?.sent ?? "", heard: attempt?.heard ?? true,
+                            cached: attempt?.oldestFromCache != nil))
                 }
                 step = plan.next(after: event, deadlinePassed: deadline.hasPassed)
-                if case .failed(_, let failure) = event, failure.error.kind != .nothingMatched {
+                if case .again = step, case .failed(_, let failure) = event {
+                    diagnostics.trace { "asking \(failure.service) again, its cache unread: with it, \(failure.error)" }
+                } else if case .failed(_, let failure) = event, failure.error.kind != .nothingMatched {
                     drop(attempts.removeValue(forKey: index), of: plan.sources[index])
                     if case .service(let root, _, _) = plan.sources[index] { gaveUp(on: root, because: failure.error) }
                 }
@@ -453,14 +458,17 @@ extension SpeciesClient {
 
     /// What answers for `source`: a service or its cache, through an
     /// attempt, or the built-in data.
-    private func catalog(of source: AnswerPlan.Source, _ deadline: Deadline) -> (Attempt?, any SpeciesSource) {
+    private func catalog(of source: AnswerPlan.Source, _ deadline: Deadline, readsCache: Bool = true)
+        -> (Attempt?, any SpeciesSource)
+    {
         let attempt: Attempt
         switch source {
         case .service(let root, let followed, let retries):
             let limits = RequestLimits(
                 deadline: deadline, minimumPace: followed ? .followed : nil,
                 retries: retries ? configuration.retries : 0)
-            attempt = Attempt(root, limits: limits, dialect: dialect(of: root), fetching: fetching)
+            attempt = Attempt(
+                root, limits: limits, dialect: dialect(of: root), fetching: fetching, readsCache: readsCache)
         case .cache(let root):
             attempt = Attempt(root, limits: nil, dialect: dialect(of: root), fetching: fetching)
         case .builtInData(let root):

@@ -320,6 +320,8 @@ enum ResponseProblem: Sendable, Equatable {
     case formChanged(to: String, from: String)
     /// The object has no name, or its URL names no species of the service.
     case notASpecies
+    /// The object is not of the kind its link names (`person`).
+    case notOfKind(String)
 
     var sentence: String {
         switch self {
@@ -332,6 +334,7 @@ enum ResponseProblem: Sendable, Equatable {
         case .namesOnly: "its results are names only, though asked with expanded=true"
         case .formChanged(let to, let from): "it answers in \(to) form, where an answer before was in \(from)"
         case .notASpecies: "it is not a species of this service (an object with a name and its species URL)"
+        case .notOfKind(let kind): "it is not a \(kind) (it bears the keys of another kind)"
         }
     }
 }
@@ -384,12 +387,18 @@ enum ListingFault: Sendable, Equatable {
     case nextLink(Bool, pages: Int)
     /// This species came on an earlier page too.
     case repeated(String)
+    /// Another species of the listing bears this name too.
+    case named(String)
     /// This species, in the answer to `search`, does not match it.
     case unmatched(String, search: String)
     /// This element (`results[3]`, or a species so named) is no species of
     /// the service: an object with a name and a URL that names one of its
     /// species.
     case notASpecies(String)
+    /// The page exists past the last of the `pages` its count makes.
+    case pastTheCount(pages: Int)
+    /// The search answered without this name, which its listing holds.
+    case missed(String)
 
     var sentence: String {
         switch self {
@@ -400,10 +409,15 @@ enum ListingFault: Sendable, Equatable {
         case .nextLink(let present, let pages):
             "is not whole: it has \(present ? "a 'next' link after the last" : "no 'next' link before the last") of the \(pages) pages its count makes"
         case .repeated(let name): "is not whole: it holds \(name) again: the pages changed while they were read"
+        case .named(let name): "is not whole: a second species is named \(name), where a listing names each once"
         case .unmatched(let name, let search):
             "does not answer the search '\(Excerpt.of(search))': \(name) does not match it"
         case .notASpecies(let element):
-            "is not whole: \(element) is not a species of this service (an object with a name and its species URL)"
+            "is not whole: \(element) is not a species of this service (an object of a species' kind, with a name and its species URL)"
+        case .pastTheCount(let pages):
+            "is not whole: it is a page past the last of the \(pages) its count makes, so the count is wrong"
+        case .missed(let name):
+            "does not answer the search '\(Excerpt.of(name))': it answered nothing, where the listing holds it"
         }
     }
 }
@@ -445,14 +459,17 @@ struct ServiceFailure: Sendable, Equatable {
     /// It showed no sign of life: nothing was heard from it, and its
     /// failure is silence (`Fault.isSilence`).
     var silent: Bool
+    /// Its cache answered part of it.
+    var cached: Bool
 
     /// A failure of `service`, having sent what `dropped` says; `heard`,
-    /// when anything came from it.
-    init(service: String, error: Fault, dropped: String = "", heard: Bool = true) {
+    /// when anything came from it; `cached`, when its cache answered part.
+    init(service: String, error: Fault, dropped: String = "", heard: Bool = true, cached: Bool = false) {
         self.service = service
         self.error = error
         self.dropped = dropped
         silent = !heard && error.isSilence
+        self.cached = cached
     }
 }
 

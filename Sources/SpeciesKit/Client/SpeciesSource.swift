@@ -21,21 +21,26 @@ protocol SpeciesSource: Sendable {
     /// service's is the same id here.
     func species(at url: URL) async throws(Fault) -> StarWarsSpecies
 
-    /// The name or title, and episode, of a planet, person or film; nil
-    /// when this source cannot know it (offline, and neither cached nor
-    /// built in).
-    func resource(_ reference: ResourceReference) async throws(Fault) -> RelatedResource?
+    /// The name or title, and episode, of a planet, person or film.
+    func resource(_ reference: ResourceReference) async throws(Fault) -> RelatedAnswer
+
+    /// Where it is asked for the species matching `search`: its first page.
+    func searchURL(_ search: String) -> URL
 }
 
 extension BundledCatalog: SpeciesSource {
+    func searchURL(_ search: String) -> URL {
+        dialect.listingURL(root, search: search)
+    }
+
     func species(matching search: String?, limit: Int?) -> [StarWarsSpecies] {
         species(matching: search)
     }
 
     func species(at url: URL) throws(Fault) -> StarWarsSpecies {
-        guard let id = ResourceReference.species(in: url.absoluteString) else {
+        guard let reference = ResourceReference(url.absoluteString), reference.kind == .species else {
             throw .notInBundledData(what: "the species at \(url.redacted)")
         }
-        return try species(id: id)
+        return try species(id: reference.id)
     }
 }

@@ -27,13 +27,31 @@ extension StarWarsSpecies: Codable {
         /// The fields left absent because they could not be read, in the order of `SpeciesField`.
         public var invalidFields: [InvalidField]
 
-        /// Decodes any service's species object, or the one a species encodes
-        /// as, leniently but for its URL.
-        /// - Throws: `DecodingError` when there is no object, or no URL as a string.
+        /// Decodes any service's species object (swapi.tech's `properties`
+        /// too), or the one a species encodes as, leniently but for its URL.
+        /// - Throws: `DecodingError` when there is no object, no species URL as
+        ///   a string, or the object bears a key no species has (a person's
+        ///   `mass`, a planet's `climate`, a film's `title`).
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: FieldKey.self)
+            var container = try decoder.container(keyedBy: FieldKey.self)
+            let properties = FieldKey(stringValue: "properties")
+            if !container.contains(FieldKey(.url)), container.contains(properties) {
+                container = try container.nestedContainer(keyedBy: FieldKey.self, forKey: properties)
+            }
+            let url = try container.decode(String.self, forKey: FieldKey(.url))
+            guard ResourceReference(url)?.kind == .species else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: FieldKey(.url), in: container, debugDescription: "a species URL")
+            }
+            if let (key, kind) = ResourceReference.Kind.species.foreignMark({ [container] in
+                container.contains(FieldKey(stringValue: $0))
+            }) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: FieldKey(stringValue: key), in: container,
+                    debugDescription: "a species' field (it is a \(kind.noun)'s)")
+            }
             var reader = FieldReader(container: container)
-            var species = StarWarsSpecies(url: try container.decode(String.self, forKey: FieldKey(.url)))
+            var species = StarWarsSpecies(url: url)
             for field in SpeciesField.allCases {
                 reader.read(field, into: &species)
             }
@@ -143,12 +161,12 @@ private struct FieldReader {
         }
     }
 
-    /// A numeric string gives its integer; `n/a`, `unknown` and any other
-    /// string are absent without complaint; a whole JSON number (as a
-    /// species encodes it) is taken as it is.
+    /// A string of SWAPI's whole numbers gives its value (`SWAPINumber`);
+    /// `n/a`, `unknown` and any other string are absent without complaint;
+    /// a whole JSON number (as a species encodes it) is taken as it is.
     private mutating func number(_ key: Key) -> Int? {
         if let text = try? container.decodeIfPresent(String.self, forKey: key) {
-            return Int(text)
+            return SWAPINumber.whole(text)
         }
         do {
             return try container.decodeIfPresent(Int.self, forKey: key)

@@ -81,10 +81,10 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
         editedTimestamp = edited.map(Timestamp.init)
     }
 
-    /// The number at the end of `url`: `.../species/3/` gives 3; 0 for a
-    /// URL that ends with none, which no species of a service has.
+    /// The number `url` names the species by: `.../species/3/` gives 3. A
+    /// decoded species always has one; 0 for a `url` given that names none.
     public var id: Int {
-        ResourceReference.number(in: url) ?? 0
+        ResourceReference.parse(url).map { $0.reference.kind == .species ? $0.reference.id : 0 } ?? 0
     }
 
     /// How messages name the species: its name, else its URL.

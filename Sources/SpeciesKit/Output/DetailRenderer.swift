@@ -38,7 +38,7 @@ public enum DetailRenderer {
         }
         if let lifespan = species.averageLifespan {
             text += "\n\nTheir average lifespan is \(safe(lifespan))"
-            if Int(lifespan) != nil {
+            if SWAPINumber.whole(lifespan) != nil {
                 text += " years"
             }
         }

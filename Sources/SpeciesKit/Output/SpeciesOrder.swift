@@ -34,7 +34,7 @@ package enum SpeciesOrder: String, Sendable, CaseIterable {
         switch self {
         case .name: species.name.map { .text($0.lowercased(), $0) }
         case .height: species.averageHeight.map { .number(Double($0)) }
-        case .lifespan: species.averageLifespan.flatMap(Double.init).flatMap { $0.isFinite ? .number($0) : nil }
+        case .lifespan: species.averageLifespan.flatMap(SWAPINumber.value).map(Key.number)
         }
     }
 }
