@@ -27,8 +27,8 @@ SCRATCH ?= .build
 # Where dist and deb write.
 DIST ?= dist
 
-# The version is stated once, in Sources/SpeciesKit/Support/Version.swift.
-VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/SpeciesKit/Support/Version.swift)
+# The version is stated once, in Sources/SpeciesKit/API/Version.swift.
+VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/SpeciesKit/API/Version.swift)
 # Builds are reproducible: the same source gives the same bytes, wherever
 # and however often it is built. Their time is SOURCE_DATE_EPOCH, by default
 # the commit's (else now, outside git).
@@ -277,7 +277,7 @@ man:
 	@echo "species __manpage > Sources/species/species.1"
 	@"$$($(SWIFT) build --show-bin-path)/species" __manpage > Sources/species/species.1
 
-# Rewrites Sources/SpeciesKit/Bundled/BundledData.swift from Fixtures/swapi-data;
+# Rewrites Sources/SpeciesKit/Shell/BundledData.swift from Fixtures/swapi-data;
 # a test fails until it is rewritten after the data changes.
 bundle:
 	python3 Tests/Tools/make_bundle.py

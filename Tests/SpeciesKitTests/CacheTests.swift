@@ -517,7 +517,7 @@ struct BundledCatalogTests {
         #expect(result.status == 0, "\(result)")
         let made = try Data(contentsOf: output)
         let built = try Data(
-            contentsOf: Fixtures.packageRoot.appendingPathComponent("Sources/SpeciesKit/Bundled/BundledData.swift"))
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("Sources/SpeciesKit/Shell/BundledData.swift"))
         #expect(made == built, "run make bundle")
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/SpeciesKit/Bundled/BundledData.swift: the 37 species of
+"""Writes Sources/SpeciesKit/Shell/BundledData.swift: the 37 species of
 Fixtures/swapi-data as swapi.dev writes them (links relative to the API
 root), and the name of every planet and person and the title and episode of
 every film, so that species can answer without the network. Run by
@@ -15,7 +15,7 @@ import os
 from swapi_data import DataSet, HERE
 
 PACKAGE = os.path.join(HERE, "..", "..")
-TARGET = os.path.join(PACKAGE, "Sources", "SpeciesKit", "Bundled", "BundledData.swift")
+TARGET = os.path.join(PACKAGE, "Sources", "SpeciesKit", "Shell", "BundledData.swift")
 # The day the data set was taken into the project.
 RECORDED = "2026-11-21"
 

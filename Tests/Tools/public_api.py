@@ -65,7 +65,7 @@ def main():
     if action == "write":
         if gone and recorded_version == version:
             sys.exit("public_api: the public API lost or changed these under version " + version
-                     + " (raise the version in Sources/SpeciesKit/Support/Version.swift first):\n  - " + "\n  - ".join(gone))
+                     + " (raise the version in Sources/SpeciesKit/API/Version.swift first):\n  - " + "\n  - ".join(gone))
         with open(baseline, "w") as file:
             file.write(f"// SpeciesKit {version}\n" + "".join(line + "\n" for line in current))
         print(f"public_api: wrote {baseline}: {len(current)} lines for version {version}")

@@ -752,7 +752,7 @@ class Server(ThreadingHTTPServer):
 
     def dense_page(self, own_root):
         """One species whose lists hold as many values as species accepts
-        under its default size limit (Sources/SpeciesKit/Client/JSONValueCount.swift).
+        under its default size limit (Sources/SpeciesKit/Core/JSONValueCount.swift).
         It is made once, with a stand-in for the root, as the huge page is."""
         with self.build_lock:
             if not hasattr(self, "dense"):
