@@ -244,7 +244,7 @@ struct ListingRulesEndToEndTests {
         #expect(done[1]["status"] as? Int == 65 && done[1]["stdout"] as? String == "")
         #expect(
             done[1]["stderr"] as? String
-                == "error: https://swapi.dev/api/species/ did not answer with SWAPI JSON: it answers in swapi.info's form, where an answer before was in swapi.dev's\n"
+                == "error: https://swapi.dev/api/species/ did not answer with SWAPI JSON: it answers in swapi.info's dialect, where an answer before was in swapi.dev's\n"
         )
         #expect(done[2]["status"] as? Int == 65 && done[2]["stdout"] as? String == "")
         #expect(

@@ -261,7 +261,7 @@ struct ServicesEndToEndTests {
             #expect(
                 lines.contains { $0.hasPrefix(page) && $0.hasSuffix(" ms, from the network") }, "\(page) in \(lines)")
         }
-        #expect(lines.contains("verbose: \(Self.authority(root)) answers in swapi.dev's form (drf)"))
+        #expect(lines.contains("verbose: \(Self.authority(root)) answers in swapi.dev's dialect (drf)"))
         #expect(lines.last?.hasPrefix("verbose: done after ") == true && lines.last?.hasSuffix(" ms") == true)
         #expect(lines.count == 7)
 

@@ -76,7 +76,7 @@ struct AnswerPlanTests {
         (.tooLarge(url: url, .bytes(100)), .ask([1])), (.tooLarge(url: url, .pages(500)), .ask([1])),
         (.unreachable(TransportError(.other, url: url, detail: "a transport's own")), .ask([1])),
         (.incomplete(url: url, .notASpecies("'Tatooine'")), .ask([1])),
-        (.invalidResponse(url: url, .formChanged(to: "swapi.tech's", from: "swapi.dev's")), .ask([1])),
+        (.invalidResponse(url: url, .dialectChanged(to: "swapi.tech's", from: "swapi.dev's")), .ask([1])),
         (.badLink(url: url, link: "x", .loops), .ask([1])), (.httpStatus(500, url: url), .ask([1])),
         (.notCached(url: url), .ask([1])),
     ])

@@ -12,7 +12,7 @@ struct DetailReaderTests {
     static let wookie = ResourceReference(.species, 3)
 
     /// A pasted URL that the service writes is sent as checked; any other
-    /// is the reference's, in the service's form.
+    /// is the reference's, in the service's dialect.
     @Test(
         arguments: [
             (dev, Dialect.drf, nil, "https://swapi.dev/api/species/3/"),
@@ -80,7 +80,7 @@ struct DetailReaderTests {
     }
 
     /// A 404 is SWAPI's answer once the species list answered whole in the
-    /// form asked in; in another form, the thing is asked again in it.
+    /// dialect asked in; in another, the thing is asked again in it.
     @Test(
         arguments: [
             (Dialect.drf, Dialect.drf, nil), (.drf, .info, "http://127.0.0.1:9/t1/api/species/3"),

@@ -354,7 +354,7 @@ struct FallbackTests {
             strict
                 == .invalidResponse(
                     url: URL(string: "https://swapi.dev/api/species/?page=2")!,
-                    .formChanged(to: "swapi.tech's", from: "swapi.dev's")))
+                    .dialectChanged(to: "swapi.tech's", from: "swapi.dev's")))
     }
 
     /// A service that answers in another dialect than its host's.
@@ -373,7 +373,7 @@ struct FallbackTests {
             error
                 == .invalidResponse(
                     url: URL(string: "https://swapi.dev/api/species/")!,
-                    .formChanged(to: "swapi.tech's", from: "swapi.dev's")),
+                    .dialectChanged(to: "swapi.tech's", from: "swapi.dev's")),
             "a known host speaks its own form")
     }
 }

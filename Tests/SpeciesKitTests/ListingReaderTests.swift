@@ -36,8 +36,8 @@ struct ListingReaderTests {
         _ question: ListingReader.Question, expecting pages: Int = 1, root: APIRoot = dev, search: String? = nil
     ) -> ListingReader {
         ListingReader(
-            root: root, form: Dialect.ofPublicHost(root), guess: .drf, question: question, search: search,
-            expectedPages: pages)
+            root: root, dialect: Dialect.ofPublicHost(root), guess: .drf, question: question, search: search,
+            expectedCount: pages * 10)
     }
 
     /// Feeds each answer in turn; the last step.
@@ -72,6 +72,24 @@ struct ListingReaderTests {
         #expect(Self.fetched(reader.start()) == [1, 2, 3].map { Self.url($0) })
         let step = Self.feed(&reader, [3, 2, 1].map { (Self.url($0), .success(Self.page($0))) })
         #expect(Self.species(step) == Array(1...25))
+    }
+
+    /// Before page 1 says, the pages the expected count fills, within 500,
+    /// no more than hold the limit; a page alone, or a listing that comes
+    /// whole, is page 1.
+    @Test(
+        arguments: [
+            (ListingReader.Question.species(limit: nil), 37, 4, false), (.species(limit: nil), nil, 1, false),
+            (.species(limit: nil), 0, 1, false), (.species(limit: nil), 1_000_000, 500, false),
+            (.species(limit: 12), 37, 2, true), (.species(limit: 40), 37, 4, false), (.page(3), 37, 1, false),
+        ] as [(ListingReader.Question, Int?, Int, Bool)])
+    func theFirstAsk(question: ListingReader.Question, expected: Int?, pages: Int, heldByLimit: Bool) {
+        let reader = ListingReader(
+            root: Self.dev, dialect: .drf, guess: .drf, question: question, search: nil, expectedCount: expected)
+        #expect(reader.firstAsk == (pages, heldByLimit))
+        let info = ListingReader(
+            root: Self.other, dialect: nil, guess: .info, question: question, search: nil, expectedCount: expected)
+        #expect(info.firstAsk == (1, false), "swapi.info's array comes whole")
     }
 
     @Test func page1SaysHowManyMoreToAskFor() {
@@ -281,7 +299,7 @@ struct ListingReaderTests {
 
     // MARK: One form
 
-    /// A known host speaks its own form, in every answer.
+    /// A known host speaks its own dialect, in every answer.
     @Test(arguments: [
         #"[{"name":"Species 1","url":"https://swapi.dev/api/species/1/"}]"#,
         #"{"message":"ok","total_records":25,"next":null,"results":[]}"#,
@@ -290,13 +308,13 @@ struct ListingReaderTests {
         var reader = Self.reader(.species(limit: nil))
         _ = reader.start()
         guard
-            case .invalidResponse(_, .formChanged(_, "swapi.dev's"))? = Self.error(
+            case .invalidResponse(_, .dialectChanged(_, "swapi.dev's"))? = Self.error(
                 reader.read(Self.url(1), .success(Data(body.utf8))))
         else { return #expect(Bool(false)) }
     }
 
     /// Another host's first answer fixes its form: swapi.tech's asks again
-    /// in its own; a later page in another form is no answer.
+    /// in its own; a later page in another dialect is no answer.
     @Test func anotherHostsFirstAnswerFixesItsForm() {
         var reader = Self.reader(.species(limit: nil), expecting: 2, root: Self.other)
         _ = reader.start()
@@ -305,7 +323,7 @@ struct ListingReaderTests {
         let again = Self.fetched(reader.read(Self.url(1, root: Self.other), .success(Data(tech.utf8))))
         #expect(again == [1, 2].map { Dialect.tech.listingURL(Self.other, page: $0) })
         let step = reader.read(Dialect.tech.listingURL(Self.other, page: 1), .success(Data(tech.utf8)))
-        #expect(Self.species(step) == [1] && reader.form == .tech)
+        #expect(Self.species(step) == [1] && reader.dialect == .tech)
 
         var mixed = Self.reader(.species(limit: nil), expecting: 3, root: Self.other)
         _ = mixed.start()
@@ -315,7 +333,7 @@ struct ListingReaderTests {
                 (Self.url(1, root: Self.other), .success(Self.page(1, root: Self.other))),
                 (Self.url(2, root: Self.other), .success(Data(tech.utf8))),
             ])
-        guard case .invalidResponse(_, .formChanged("swapi.tech's", "swapi.dev's"))? = Self.error(changed) else {
+        guard case .invalidResponse(_, .dialectChanged("swapi.tech's", "swapi.dev's"))? = Self.error(changed) else {
             return #expect(Bool(false))
         }
     }

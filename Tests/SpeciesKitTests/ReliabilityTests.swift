@@ -257,13 +257,52 @@ struct RetryTests {
         #expect(times.all.count == 4, "one request each for a timeout and a refusal")
     }
 
+    /// The retry rule as a table: each response or failure in, the step out.
+    @Test(
+        arguments: [
+            // status, Retry-After, retries, seconds left: the step
+            (200, nil, 3, 10.0, "take 200"), (404, nil, 3, 10, "take 404"), (503, nil, 3, 10, "retry 0.25"),
+            (503, nil, 0, 10, "take 503"), (503, nil, 3, 0.2, "take 503"), (429, "2", 3, 10, "retry 2.0 asked"),
+            (429, "20", 3, 10, "fail"), (429, "0x10", 3, 10, "retry 0.25"), (502, "1", 0, 10, "take 502"),
+        ] as [(Int, String?, Int, Double, String)])
+    func theRetryRule(status: Int, retryAfter: String?, retries: Int, left: Double, step: String) {
+        var retrying = Retrying(retries: retries)
+        let response = HTTPResponse(
+            status: status, headers: retryAfter.map { ["Retry-After": $0] } ?? [:], body: Data())
+        let url = URL(string: "https://swapi.dev/api/species/")!
+        let next = retrying.next(after: response, url: url, secondsLeft: left, now: Date(), unit: 0)
+        switch next {
+        case .take(let taken): #expect(step == "take \(taken.status)")
+        case .retry(let wait, let asked, _): #expect(step == "retry \(wait)" + (asked ? " asked" : ""))
+        case .fail(let error):
+            guard case .rateLimited(_, status, 20, left, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(step == "fail")
+        }
+    }
+
+    /// Of the transport's failures, only a dropped connection is retried.
+    @Test(arguments: [
+        (TransportError.Kind.connectionLost, true), (.connectionRefused, false), (.timedOut(seconds: 1), false),
+        (.insecureConnection, false),
+    ])
+    func theRetryRuleOfFailures(kind: TransportError.Kind, retried: Bool) {
+        var retrying = Retrying(retries: 1)
+        let error = TransportError(kind, url: URL(string: "https://swapi.dev/api/species/")!, detail: "x")
+        let first = retrying.next(after: error, secondsLeft: 10, unit: 0)
+        #expect((first == .retry(after: 0.25, asked: false, because: "x")) == retried)
+        if retried { #expect(retrying.next(after: error, secondsLeft: 10, unit: 0) == .fail(Fault(error))) }
+    }
+
     @Test func backoffDoublesUpToACapWithJitter() {
-        #expect(Attempt.backoff(attempt: 0, unit: 0) == 0.25)
-        #expect(Attempt.backoff(attempt: 0, unit: 1) == 0.5)
-        #expect(Attempt.backoff(attempt: 1, unit: 0) == 0.5)
-        #expect(Attempt.backoff(attempt: 2, unit: 1) == 2)
-        #expect(Attempt.backoff(attempt: 10, unit: 1) == 8)
-        #expect(Attempt.backoff(attempt: 1000, unit: 0) == 4)
+        #expect(Retrying.backoff(attempt: 0, unit: 0) == 0.25)
+        #expect(Retrying.backoff(attempt: 0, unit: 1) == 0.5)
+        #expect(Retrying.backoff(attempt: 1, unit: 0) == 0.5)
+        #expect(Retrying.backoff(attempt: 2, unit: 1) == 2)
+        #expect(Retrying.backoff(attempt: 10, unit: 1) == 8)
+        #expect(Retrying.backoff(attempt: 1000, unit: 0) == 4)
     }
 
     @Test(arguments: [

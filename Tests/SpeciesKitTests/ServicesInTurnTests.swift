@@ -91,7 +91,7 @@ struct ServicesInTurnTests {
                 $0.hasPrefix("GET https://swapi.dev/api/species/: failed after ")
                     && $0.hasSuffix(" ms: stubbed insecureConnection")
             })
-        #expect(traces.contains("swapi.py4e.com answers in swapi.dev's form (drf)"))
+        #expect(traces.contains("swapi.py4e.com answers in swapi.dev's dialect (drf)"))
         let pages = traces.filter { $0.hasPrefix("GET https://swapi.py4e.com/api/species/") }
         #expect(
             pages.count == 4 && pages.allSatisfy { $0.contains(": 200 OK, ") && $0.hasSuffix(" ms, from the network") },
@@ -101,7 +101,7 @@ struct ServicesInTurnTests {
         #expect(
             cached.traces.first?.hasPrefix(
                 "GET https://swapi.py4e.com/api/species/?page=2: from the cache, no request (fetched ") == true)
-        #expect(cached.traces.dropFirst() == ["swapi.py4e.com answers in swapi.dev's form (drf)"])
+        #expect(cached.traces.dropFirst() == ["swapi.py4e.com answers in swapi.dev's dialect (drf)"])
     }
 
     @Test func onlyTheLastServiceRetries() async throws {

@@ -200,8 +200,8 @@ struct ConcurrentPagesTests {
         #expect(try #require(order.firstIndex(of: "page=3")) < (try #require(order.firstIndex(of: "page=2"))))
     }
 
-    /// Pages are asked in the listing's form; a `next` link of another
-    /// form, or past the next page, is the service's fault, and nothing
+    /// Pages are asked in the listing's dialect; a `next` link of another
+    /// dialect, or past the next page, is the service's fault, and nothing
     /// past it is asked.
     @Test(arguments: ["https://swapi.dev/api/species/?page=3&cursor=c", "https://swapi.dev/api/species/?page=5"])
     func aNextLinkThatIsNotTheNextPageIsNoAnswer(link: String) async throws {

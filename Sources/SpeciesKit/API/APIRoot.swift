@@ -109,7 +109,7 @@ public struct APIRoot: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `url`, a species of this service in any spelling of the one grammar
-    /// (`ResourceReference`): as the service writes it, its form's own for
+    /// (`ResourceReference`): as the service writes it, its dialect's own for
     /// SWAPI's hosts (`Dialect.ofPublicHost`), as given for another; nil
     /// when it is none of its species.
     func speciesURL(_ url: URL) -> URL? {

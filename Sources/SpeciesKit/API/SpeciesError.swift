@@ -315,9 +315,9 @@ enum ResponseProblem: Sendable, Equatable {
     case wrongType(path: String, expected: String)
     /// swapi.tech's species came as names only, though asked in full.
     case namesOnly
-    /// The answer is in one service's form where an answer before was in
+    /// The answer is in one service's dialect where an answer before was in
     /// another's (`swapi.tech's`, `swapi.dev's`).
-    case formChanged(to: String, from: String)
+    case dialectChanged(to: String, from: String)
     /// The object has no name, or its URL names no species of the service.
     case notASpecies
     /// The object is not of the kind its link names (`person`).
@@ -332,7 +332,7 @@ enum ResponseProblem: Sendable, Equatable {
         case .wrongType(let path, let expected) where path.isEmpty: "the body is not \(expected)"
         case .wrongType(let path, let expected): "'\(path)' is not \(expected)"
         case .namesOnly: "its results are names only, though asked with expanded=true"
-        case .formChanged(let to, let from): "it answers in \(to) form, where an answer before was in \(from)"
+        case .dialectChanged(let to, let from): "it answers in \(to) dialect, where an answer before was in \(from)"
         case .notASpecies: "it is not a species of this service (an object with a name and its species URL)"
         case .notOfKind(let kind): "it is not a \(kind) (it bears the keys of another kind)"
         }

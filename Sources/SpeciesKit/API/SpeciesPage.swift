@@ -28,13 +28,9 @@ public struct SpeciesPage: Sendable, Equatable {
     ///   has one, empty), saying how many there are.
     init(slicing species: [StarWarsSpecies], page number: Int, search: String?) throws(Fault) {
         let paging = Paging(count: species.count, size: Self.size)
-        guard (1...paging.pages).contains(number) else {
-            throw .noSuchPage(number, pages: paging.pages, search: search)
-        }
-        let first = (number - 1) * Self.size
         self.init(
             number: number, count: species.count, pageCount: paging.pages,
-            species: Array(species[first..<first + paging.length(ofPage: number)]))
+            species: try paging.page(number, of: species, search: search))
     }
 }
 
@@ -56,5 +52,13 @@ struct Paging: Sendable, Equatable {
     /// How many species page `number`, from 1 to `pages`, holds.
     func length(ofPage number: Int) -> Int {
         number < pages ? size : count - (pages - 1) * size
+    }
+
+    /// Page `number` of `species`, the whole listing.
+    /// - Throws: `Fault.noSuchPage` past the last page.
+    func page(_ number: Int, of species: [StarWarsSpecies], search: String?) throws(Fault) -> [StarWarsSpecies] {
+        guard (1...pages).contains(number) else { throw .noSuchPage(number, pages: pages, search: search) }
+        let first = (number - 1) * size
+        return Array(species[first..<first + length(ofPage: number)])
     }
 }

@@ -1,22 +1,9 @@
 import Foundation
 
-/// Who answers, in what order, and what a failure means (docs/cli.md,
-/// "Which service answers", "One answer, one source", "When the API cannot
-/// answer"): a pure value, fed what each source did, that says the next
-/// step.
-///
-/// It lists the sources: each service, then the cache of each, then the
-/// SWAPI data built in, which stands in for SWAPI's public services only,
-/// online and offline alike. The services are staggered, as RFC 8305
-/// staggers addresses: one that has shown no sign of life for the
-/// client's attempt delay has the next asked beside it. The answer is
-/// still the first source's, in the list's order, that answers whole:
-/// one that answers while one before it is still asked waits for it.
-/// Every failure is one of two things: an answer to the question (no such
-/// name, page or id), which ends the asking; or no answer from that
-/// source, whatever its cause, and the next is asked. The stand-ins are
-/// asked one at a time, once every service has failed, or at once when the
-/// services are not to be asked (`outage`).
+/// Who answers, in what order, and what a failure means, as docs/cli.md
+/// ("Which service answers", "One answer, one source", "When the API cannot
+/// answer") says: a pure value, fed what each source did, that says the
+/// next step.
 struct AnswerPlan: Sendable {
     enum Source: Equatable, Sendable {
         /// The service at this root, through its cache. `followed` when

@@ -7,10 +7,10 @@ import Foundation
 struct DetailReader: Equatable {
     let root: APIRoot
     let reference: ResourceReference
-    /// The service's form, as far as the attempt knows it.
+    /// The service's dialect, as far as the attempt knows it.
     let dialect: Dialect
     /// The URL asked: a pasted species URL that this service writes is sent
-    /// as it was checked; any other is the reference's, in the service's form.
+    /// as it was checked; any other is the reference's, in the service's dialect.
     let url: URL
 
     init(_ reference: ResourceReference, of root: APIRoot, in dialect: Dialect, pasted: URL? = nil) {
@@ -46,7 +46,7 @@ struct DetailReader: Equatable {
 
     /// After a 404 at `url`, and the service's species list answering whole
     /// in `listed`: nil when the 404 is SWAPI's answer that the thing does
-    /// not exist; else the reader that asks again in the form the list
+    /// not exist; else the reader that asks again in the dialect the list
     /// showed.
     func afterNotFound(listed: Dialect) -> DetailReader? {
         listed == dialect ? nil : DetailReader(reference, of: root, in: listed)

@@ -75,7 +75,7 @@ enum Dialect: String, Sendable, CaseIterable {
         return root.endpoint("species", query: [(SpeciesField.name.key, escaped)])
     }
 
-    /// A resource, in the form the dialect writes its URLs.
+    /// A resource, as the dialect writes its URLs.
     func url(of reference: ResourceReference, under root: APIRoot) -> URL {
         root.endpoint(path(of: reference), query: [])
     }

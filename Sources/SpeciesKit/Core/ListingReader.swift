@@ -1,25 +1,10 @@
 import Foundation
 
-/// The one reader of a listing (docs/cli.md, "What is whole"): a pure value,
-/// with no transport, clock, cache or diagnostics. It is made with the
-/// service's root, its form when that is known, the question and the
-/// search; it is fed the answer to each URL it asked for, in any order; and
-/// after each it says the next step: more pages to fetch, the whole answer,
-/// or why there is none, naming the page and the rule.
-///
-/// It alone decides what a listing of this service is:
-/// - one form for the whole answer: a known host's own, else the one its
-///   first answer shows (docs/swapi-dialects.md); a page in another is a fault;
-/// - every element a species of this service (`ServiceSpecies`), each once;
-/// - the page plan: the form's page size on every page but the last, page 1
-///   included, whether a page is read alone or with others; the last holds
-///   the rest (`Paging`); a count of more pages than `maxPages` is a fault;
-/// - `next` links in order, within the origin: no loop, no skip;
-/// - every element of a search's answer matches it;
-/// - a page past the last, once.
-///
-/// swapi.info's array, and swapi.tech's search, come whole in one answer,
-/// which is paged here.
+/// The one reader of a listing: it alone decides what a listing of a
+/// service is, as docs/cli.md ("What is whole") and docs/swapi-dialects.md
+/// say. A pure value: fed the answer to each URL it asked for, in any
+/// order, it says the next step: more pages, the whole answer, or why there
+/// is none, naming the page and the rule.
 struct ListingReader {
     /// What is asked of the listing.
     enum Question: Equatable, Sendable {
@@ -60,13 +45,14 @@ struct ListingReader {
     let root: APIRoot
     let question: Question
     let search: String?
-    /// The form of the whole answer, once known.
-    private(set) var form: Dialect?
-    /// The form asked in while `form` is not known.
+    /// The dialect of the whole answer, once known.
+    private(set) var dialect: Dialect?
+    /// The dialect asked in while `dialect` is not known.
     private var guess: Dialect
     private let terms: SearchTerms
-    private let expectedPages: Int
-    /// The page size of a known host's form (`Dialect.ofPublicHost`); nil
+    /// The listing's count as known before page 1 says it.
+    private let expectedCount: Int?
+    /// The page size of a known host's dialect (`Dialect.ofPublicHost`); nil
     /// for a copy, whose page 1 says it (`Paging.of`).
     private let knownSize: Int?
 
@@ -85,23 +71,24 @@ struct ListingReader {
     private var missing: URL?
 
     /// - Parameters:
-    ///   - form: the service's form when it is known for its host
+    ///   - dialect: the service's dialect when it is known for its host
     ///     (`Dialect.ofPublicHost`); nil lets the first answer decide.
-    ///   - guess: the form to ask in first when `form` is nil.
-    ///   - expectedPages: how many pages to ask for at once before page 1
-    ///     says how many there are.
+    ///   - guess: the dialect to ask in first when `dialect` is nil.
+    ///   - expectedCount: the listing's count as known before page 1 says
+    ///     it, which the pages asked at once fill; nil asks page 1 alone.
     init(
-        root: APIRoot, form: Dialect?, guess: Dialect, question: Question, search: String?, expectedPages: Int = 1
+        root: APIRoot, dialect: Dialect?, guess: Dialect, question: Question, search: String?,
+        expectedCount: Int? = nil
     ) {
         self.root = root
-        self.form = form
-        self.guess = form ?? guess
+        self.dialect = dialect
+        self.guess = dialect ?? guess
         self.question = question
         self.search = search
         terms = SearchTerms(search ?? "")
-        self.expectedPages = max(1, expectedPages)
+        self.expectedCount = expectedCount
         service = ServiceSpecies(root: root)
-        knownSize = form.map { _ in SpeciesPage.size }
+        knownSize = dialect.map { _ in SpeciesPage.size }
     }
 
     /// The first step: the pages to ask for before any has answered.
@@ -118,9 +105,19 @@ struct ListingReader {
         switch question {
         case _ where comesWhole: return fetch([1])
         case .page(let number): return fetch(knownSize == nil && number > 1 ? [1, number] : [number])
-        case .species(let limit):
-            return fetch(Array(1...min(expectedPages, Self.pages(holding: limit, size: knownSize ?? SpeciesPage.size))))
+        case .species: return fetch(Array(1...firstAsk.pages))
         }
+    }
+
+    /// The pages asked at once before page 1 says how many there are: as
+    /// many as the expected count fills, within `maxPages`, and no more than
+    /// hold the limit (`heldByLimit` when it holds them to fewer).
+    var firstAsk: (pages: Int, heldByLimit: Bool) {
+        guard case .species(let limit) = question, !comesWhole, let expectedCount else { return (1, false) }
+        let size = knownSize ?? SpeciesPage.size
+        let filled = min(Paging(count: expectedCount, size: size).pages, Self.maxPages)
+        let held = Self.pages(holding: limit, size: size)
+        return (max(1, min(filled, held)), held < filled)
     }
 
     /// How many pages the listing has, once a page has said; else how many
@@ -139,7 +136,7 @@ struct ListingReader {
         arrived[number] = answer
         // A copy of swapi.info answers every page with its whole array: the
         // others, as large, are neither kept nor waited for (docs/performance.md).
-        if number == 1, form == nil, asked.count > 1, case .success(let body) = answer, JSONArray.begins(body) {
+        if number == 1, dialect == nil, asked.count > 1, case .success(let body) = answer, JSONArray.begins(body) {
             asked = asked.filter { $0.value == 1 }
             arrived = arrived.filter { $0.key == 1 }
             return .alone
@@ -162,21 +159,21 @@ struct ListingReader {
 
     // MARK: The rules
 
-    private var currentForm: Dialect { form ?? guess }
+    private var asking: Dialect { dialect ?? guess }
 
-    private var comesWhole: Bool { Self.comesWhole(in: currentForm, search: search) }
+    private var comesWhole: Bool { Self.comesWhole(in: asking, search: search) }
 
     /// swapi.info's listing, and swapi.tech's search, come in one answer.
-    static func comesWhole(in form: Dialect, search: String?) -> Bool {
-        form == .info || (form == .tech && !SearchTerms(search ?? "").terms.isEmpty)
+    static func comesWhole(in dialect: Dialect, search: String?) -> Bool {
+        dialect == .info || (dialect == .tech && !SearchTerms(search ?? "").terms.isEmpty)
     }
 
     /// swapi.tech is asked for the longest term; the others are matched here.
     private var techTerm: String { terms.terms.max { $0.count < $1.count } ?? "" }
 
     private func url(ofPage number: Int) -> URL {
-        if currentForm == .tech, !terms.terms.isEmpty { return currentForm.techSearchURL(root, term: techTerm) }
-        return currentForm.listingURL(root, page: number, search: currentForm == .drf ? search : nil)
+        if asking == .tech, !terms.terms.isEmpty { return asking.techSearchURL(root, term: techTerm) }
+        return asking.listingURL(root, page: number, search: asking == .drf ? search : nil)
     }
 
     private static func pages(holding limit: Int?, size: Int) -> Int {
@@ -221,11 +218,11 @@ struct ListingReader {
             return .failed(.badLink(url: taken.pages[taken.pages.count - 1].url, link: lastNext ?? "", .notFound))
         case .failure(let error): return .failed(error)
         }
-        if form == nil {
-            // The first answer of a service of another host fixes its form;
-            // in another form than asked, the listing is asked again in its
+        if dialect == nil {
+            // The first answer of a service of another host fixes its dialect;
+            // in another dialect than asked, the listing is asked again in its
             // own, but for swapi.info's, which is whole whatever was asked.
-            form = listing.dialect
+            dialect = listing.dialect
             if listing.dialect != guess, listing.dialect != .info {
                 guess = listing.dialect
                 return start()
@@ -248,7 +245,7 @@ struct ListingReader {
             // other page past its count proves the count wrong.
             guard number <= paging.pages else {
                 return .failed(
-                    currentForm == .tech
+                    asking == .tech
                         ? .noSuchPage(number, pages: paging.pages, search: search)
                         : .incomplete(url: url, .pastTheCount(pages: paging.pages)))
             }
@@ -280,10 +277,10 @@ struct ListingReader {
         return whole
     }
 
-    /// The form and shape of the answer, and no element that is no object.
+    /// The dialect and shape of the answer, and no element that is no object.
     private func checkForm(_ listing: ListingBody, at url: URL) throws(Fault) {
-        if let form, listing.dialect != form {
-            throw .invalidResponse(url: url, .formChanged(to: listing.dialect.service, from: form.service))
+        if let dialect, listing.dialect != dialect {
+            throw .invalidResponse(url: url, .dialectChanged(to: listing.dialect.service, from: dialect.service))
         }
         if listing.dialect == .tech {
             // swapi.tech's page has `results`; its search, `result`.
@@ -351,20 +348,14 @@ struct ListingReader {
         let paging = Paging(count: species.count, size: SpeciesPage.size)
         taken.pages = [(url, species.count)]
         var whole = Whole(species: species, paging: paging, pages: taken.pages, issues: issues)
-        if case .page(let number) = question {
-            guard (1...paging.pages).contains(number) else {
-                throw .noSuchPage(number, pages: paging.pages, search: search)
-            }
-            let first = (number - 1) * paging.size
-            whole.species = Array(species[first..<first + paging.length(ofPage: number)])
-        }
+        if case .page(let number) = question { whole.species = try paging.page(number, of: species, search: search) }
         return whole
     }
 }
 
 extension Paging {
     /// The paging a page of the listing says: its count, in pages of the
-    /// form's size, or, at a copy (`size` nil), of the size of page 1, the
+    /// dialect's size, or, at a copy (`size` nil), of the size of page 1, the
     /// page read first (docs/cli.md, "What is whole"); a count of more
     /// pages than a reader reads is the service's fault.
     fileprivate static func checked(_ listing: ListingBody, size: Int?, at url: URL) -> Result<Paging, Fault> {

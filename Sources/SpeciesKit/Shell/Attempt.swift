@@ -16,22 +16,10 @@ struct Fetching: Sendable {
 }
 
 /// One source's attempt at an answer (docs/cli.md, "One answer, one
-/// source"): it reads the cache, asks the service, retries, and holds all
-/// that the answer would leave behind until the client keeps the answer
-/// whole (`keep`): the responses that went into it, to cache, the warnings
-/// about its species, and the dialect the service spoke. A source that
-/// fails is dropped (`drop`), and nothing of it stays.
-///
-/// A fresh cache entry answers with no request; a stale one is revalidated
-/// (`If-None-Match`, `If-Modified-Since`), and so is every one under
-/// `CachePolicy.Mode.refresh`; with `readsCache` false, the cache is not read.
-/// An attempt at the cache alone (`limits` nil) answers
-/// from an entry of any age, or not at all. A request takes what `limits`
-/// says: the transport keeps its deadline and pace, and it is retried here,
-/// after HTTP 429, 500, 502, 503 or 504 or a dropped connection, after a
-/// back-off or the server's `Retry-After`, as long as the deadline leaves
-/// time. A body is handed on only within the client's size limit, and when
-/// it holds no more JSON values than that limit allows (`JSONValueCount`).
+/// source"): it reads the cache (an attempt at the cache alone, `limits`
+/// nil, at any age), asks the service as `Retrying` says, and holds all
+/// that the answer would leave behind until the client keeps it (`keep`),
+/// or drops it (`drop`).
 final class Attempt: Sendable {
     private struct Held {
         var entries: [String: ResponseCache.Entry] = [:]
@@ -156,70 +144,49 @@ final class Attempt: Sendable {
         return body
     }
 
-    /// `request` through the transport, retried as its limits allow, each
-    /// exchange told to the trace.
+    /// `request` through the transport, retried as its limits allow
+    /// (`Retrying`), each exchange told to the trace.
     private func send(_ request: HTTPRequest) async throws(Fault) -> HTTPResponse {
-        let (url, deadline, retries) = (request.url, request.limits.deadline, request.limits.retries)
+        let (url, deadline) = (request.url, request.limits.deadline)
         let time = fetching.time
-        var attempt = 0
+        var retrying = Retrying(retries: request.limits.retries)
         while true {
             let start = time.elapsed()
             func elapsed() -> String {
                 "\(Int(ClientTime.seconds(time.elapsed() - start) * 1000)) ms"
             }
-            let response: HTTPResponse
+            let step: Retrying.Step
             do {
-                response = try await fetching.transport.send(request)
+                let response = try await fetching.transport.send(request)
                 held.withLock { $0.heard = true }
+                let revalidated = response.status == 304 && request.headers.keys.contains { $0.hasPrefix("If-") }
+                fetching.diagnostics.trace {
+                    "GET \(url.redacted): \(response.status) \(HTTPStatusText.reason(response.status)), \(response.body.count) bytes, "
+                        + "\(elapsed()), \(revalidated ? "revalidated: the cached copy is current" : "from the network")"
+                }
+                step = retrying.next(
+                    after: response, url: url, secondsLeft: deadline.secondsLeft, now: time.now, unit: fetching.jitter()
+                )
             } catch {
                 // A request this client stopped says nothing of the server.
                 if error.kind != .cancelled, !Fault(error).isSilence { held.withLock { $0.heard = true } }
                 fetching.diagnostics.trace { "GET \(url.redacted): failed after \(elapsed()): \(error.detail)" }
-                let wait = Self.backoff(attempt: attempt, unit: fetching.jitter())
-                guard error.kind == .connectionLost, attempt < retries, wait < deadline.secondsLeft else {
-                    throw Fault(error)
+                step = retrying.next(after: error, secondsLeft: deadline.secondsLeft, unit: fetching.jitter())
+            }
+            switch step {
+            case .take(let response): return response
+            case .fail(let error): throw error
+            case .retry(let wait, let asked, let reason):
+                let waiting = TimeSpan.tenths(wait) + (asked ? ", as the server asked" : "")
+                fetching.diagnostics.note(
+                    "retry \(retrying.attempt) of \(retrying.retries) in \(waiting): \(url.redacted): \(reason)")
+                do {
+                    try await deadline.sleep(wait)
+                } catch {
+                    throw .cancelled
                 }
-                try await retry(&attempt, of: retries, after: wait, asked: false, url, because: error.detail)
-                continue
             }
-            let revalidated = response.status == 304 && request.headers.keys.contains { $0.hasPrefix("If-") }
-            fetching.diagnostics.trace {
-                "GET \(url.redacted): \(response.status) \(HTTPStatusText.reason(response.status)), \(response.body.count) bytes, "
-                    + "\(elapsed()), \(revalidated ? "revalidated: the cached copy is current" : "from the network")"
-            }
-            guard [429, 500, 502, 503, 504].contains(response.status) else { return response }
-            let asked = response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: time.now) }
-            if let asked, asked > deadline.secondsLeft {
-                throw .rateLimited(
-                    url: url, status: response.status, retryAfter: asked, secondsLeft: deadline.secondsLeft,
-                    at: time.now)
-            }
-            let wait = asked ?? Self.backoff(attempt: attempt, unit: fetching.jitter())
-            guard attempt < retries, wait < deadline.secondsLeft else { return response }
-            let reason = "it answered HTTP \(response.status) \(HTTPStatusText.reason(response.status))"
-            try await retry(&attempt, of: retries, after: wait, asked: asked != nil, url, because: reason)
         }
-    }
-
-    /// Says the retry, and waits for it.
-    private func retry(
-        _ attempt: inout Int, of retries: Int, after wait: Double, asked: Bool, _ url: URL, because reason: String
-    ) async throws(Fault) {
-        let waiting = TimeSpan.tenths(wait) + (asked ? ", as the server asked" : "")
-        fetching.diagnostics.note("retry \(attempt + 1) of \(retries) in \(waiting): \(url.redacted): \(reason)")
-        do {
-            try await limits?.deadline.sleep(wait)
-        } catch {
-            throw .cancelled
-        }
-        attempt += 1
-    }
-
-    /// The wait before retry `attempt` (from 0): half a second doubled each
-    /// time, at most 8 s, then scaled by a factor from 0.5 to 1 (`unit` is
-    /// uniform in 0..<1) so that clients do not retry in step.
-    static func backoff(attempt: Int, unit: Double) -> Double {
-        min(8, 0.5 * pow(2, Double(min(attempt, 30)))) * (0.5 + unit / 2)
     }
 
     // MARK: What the answer would leave behind
@@ -305,37 +272,5 @@ final class Attempt: Sendable {
         guard !what.isEmpty else { return }
         fetching.diagnostics.trace { "dropping what \(service) sent: " + what.joined(separator: ", ") }
         for warning in held.warnings { fetching.diagnostics.trace { "dropping the warning with it: \(warning)" } }
-    }
-}
-
-/// The `Retry-After` header as RFC 9110 (10.2.3) has it: a whole number of
-/// seconds, in digits only, or an HTTP date, in any of the three forms a
-/// recipient must read (5.6.7): IMF's, RFC 850's and asctime's. Anything
-/// else (`0x10`, `1e19`, `1.5`) is no answer, and the usual back-off
-/// applies. The number is the server's: it is held to a bound, so that no
-/// value, however long, can trap a conversion.
-enum RetryAfter {
-    private static let httpDates = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
-    ]
-
-    /// How long the server asks to wait from `now`; nil when unreadable.
-    static func seconds(_ value: String, now: Date) -> Double? {
-        let text = value.trimmingCharacters(in: .whitespaces)
-        if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
-            return min(Double(text) ?? TimeSpan.longest, TimeSpan.longest)
-        }
-        // asctime pads a day of one digit with a space: `Nov  6`.
-        let words = text.split(separator: " ").joined(separator: " ")
-        let date = httpDates.lazy.compactMap { format in
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            // RFC 850's two digits name the year within 50 of now.
-            formatter.twoDigitStartDate = now.addingTimeInterval(-50 * 365.25 * 86400)
-            return formatter.date(from: words)
-        }.first
-        return date.map { min(max(0, $0.timeIntervalSince(now)), TimeSpan.longest) }
     }
 }

@@ -16,7 +16,7 @@ struct BundledCatalog: Sendable {
     static var names: [String] { data?.species.compactMap(\.name) ?? [] }
 
     let root: APIRoot
-    /// The form of the URLs it writes: the API's dialect's.
+    /// How it writes its URLs: as the API's dialect does.
     let dialect: Dialect
 
     /// - Throws: `Fault.noSuchPage`, which says how many there are.
@@ -24,11 +24,11 @@ struct BundledCatalog: Sendable {
         try SpeciesPage(slicing: species(matching: search), page: number, search: search)
     }
 
-    /// How many pages the species matching `search` fill: SWAPI's own
-    /// listing, as far as species knows it.
-    static func pageCount(matching search: String?) -> Int {
+    /// How many species match `search`: SWAPI's own listing, as far as
+    /// species knows it.
+    static func count(matching search: String?) -> Int {
         let terms = SearchTerms(search ?? "")
-        return Paging(count: (data?.species ?? []).count { terms.matches($0.name) }, size: SpeciesPage.size).pages
+        return (data?.species ?? []).count { terms.matches($0.name) }
     }
 
     /// Every species whose name matches `search` (all of them without one).
@@ -57,7 +57,7 @@ struct BundledCatalog: Sendable {
         return found.map(RelatedAnswer.found) ?? .unknown
     }
 
-    /// The species with its links under the API root, in its dialect's form.
+    /// The species with its links under the API root, as its dialect writes them.
     private func rooted(_ species: StarWarsSpecies) -> StarWarsSpecies {
         var species = species
         let base = root.url.withoutCredentials.absoluteString

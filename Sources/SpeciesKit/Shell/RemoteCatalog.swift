@@ -4,7 +4,7 @@ import Foundation
 /// `ListingReader` the pages it asks for, at most `concurrency` at once (one
 /// when `serial`), and reads one species or resource. What a listing must
 /// be is the reader's; how it is fetched is this shell's.
-struct RemoteCatalog: SpeciesSource {
+struct RemoteCatalog: SpeciesCatalog {
     /// Requests at once, as many as URLSession's connections to a host.
     static let concurrency = 6
 
@@ -29,9 +29,19 @@ struct RemoteCatalog: SpeciesSource {
     private func listing(_ question: ListingReader.Question, search: String?) async throws(Fault)
         -> ListingReader.Whole
     {
+        // The count of the listing when the cache's page 1 was whole, of any
+        // age; else that of the SWAPI data built in. A page alone needs none.
+        var expected: (count: Int, from: String)?
+        if case .species = question, !serial {
+            let first = attempt.dialect.listingURL(root, page: 1, search: search)
+            expected =
+                attempt.cachedCount(ofListingAt: first).map { ($0, "as many as the cached page 1 counts") }
+                ?? (BundledCatalog.count(matching: search), "as many as the SWAPI data built in fills")
+        }
         var reader = ListingReader(
-            root: root, form: Dialect.ofPublicHost(root), guess: attempt.dialect, question: question, search: search,
-            expectedPages: expectedPages(question, search: search))
+            root: root, dialect: Dialect.ofPublicHost(root), guess: attempt.dialect, question: question, search: search,
+            expectedCount: expected?.count)
+        tracePlan(of: reader, expected: expected?.from ?? "")
         var step = reader.start()
         // One page at a time needs no task group, and no thread to run one.
         while case .fetch(let urls) = step, urls.count == 1 {
@@ -53,7 +63,7 @@ struct RemoteCatalog: SpeciesSource {
                 } ?? .wait
             if case .alone = step { step = reader.readAlone() }
         }
-        if let form = reader.form { attempt.learn(form) }
+        if let dialect = reader.dialect { attempt.learn(dialect) }
         attempt.handedOver(pages: reader.pagesTaken, of: reader.count)
         switch step {
         case .done(let whole):
@@ -66,39 +76,20 @@ struct RemoteCatalog: SpeciesSource {
         }
     }
 
-    /// How many pages to ask for at once, before page 1 has said: as many
-    /// as the listing had when the cache's page 1 was whole, of any age;
-    /// else as many as the matching species fill in the SWAPI data built in.
-    /// When the guess is right, every page comes in one round trip; when it
-    /// is not, the reader asks for the rest, or takes no page past the end.
-    private func expectedPages(_ question: ListingReader.Question, search: String?) -> Int {
-        guard case .species(let limit) = question, !ListingReader.comesWhole(in: attempt.dialect, search: search) else {
-            return 1
+    /// `page plan: pages 1 to 4 at once (...), then the rest that page 1
+    /// counts`, when a listing of pages goes to the network.
+    private func tracePlan(of reader: ListingReader, expected: String) {
+        guard case .species(let limit) = reader.question, attempt.network,
+            !ListingReader.comesWhole(in: attempt.dialect, search: reader.search)
+        else { return }
+        let (pages, heldByLimit) = reader.firstAsk
+        diagnostics.trace {
+            serial
+                ? "page plan: one page at a time, each after the one before"
+                : "page plan: \(pages == 1 ? "page 1" : "pages 1 to \(pages)") at once ("
+                    + (heldByLimit ? "as many as hold the \(limit ?? 0) species wanted" : expected) + "), "
+                    + (limit.map { "then more while fewer than \($0) have come" } ?? "then the rest that page 1 counts")
         }
-        let first = attempt.dialect.listingURL(root, page: 1, search: search)
-        var plan =
-            attempt.cachedCount(ofListingAt: first).map {
-                (
-                    min(Paging(count: $0, size: SpeciesPage.size).pages, ListingReader.maxPages),
-                    "as many as the cached page 1 counts"
-                )
-            } ?? (BundledCatalog.pageCount(matching: search), "as many as the SWAPI data built in fills")
-        if let limit, limit < plan.0 * SpeciesPage.size {
-            plan = (
-                max(1, limit.dividedRoundingUp(by: SpeciesPage.size)), "as many as hold the \(limit) species wanted"
-            )
-        }
-        // Of requests: the fresh cache alone sends none.
-        if attempt.network {
-            diagnostics.trace {
-                serial
-                    ? "page plan: one page at a time, each after the one before"
-                    : "page plan: \(plan.0 == 1 ? "page 1" : "pages 1 to \(plan.0)") at once (\(plan.1)), "
-                        + (limit.map { "then more while fewer than \($0) have come" }
-                            ?? "then the rest that page 1 counts")
-            }
-        }
-        return serial ? 1 : plan.0
     }
 
     /// `fetching page 2 of 4 from swapi.dev (14 s left)…`: the page the

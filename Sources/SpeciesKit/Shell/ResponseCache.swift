@@ -7,22 +7,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Responses on disk, one file per URL, under `$XDG_CACHE_HOME/species/`
-/// (else `~/.cache/species/`). A file holds a short text header (the URL,
-/// when it was fetched, its validators, the count of the listing a page
-/// was whole with, the body's length) and the body. Only responses that
-/// went into an answer found whole are ever written (`Attempt.keep`).
-///
-/// Writes go to a temporary file of the cache's own, readable by its owner
-/// only, in the folder `tmp`, that is then renamed over the entry: a reader
-/// never sees half an entry, and two processes writing at once leave one
-/// whole entry. A write costs the same however many entries the cache
-/// holds: the folders are made, and the temporary files left by a process
-/// that was killed removed, at the first write of a process, which lists
-/// `tmp` alone; `clear` removes them too. A file is read no further than its header and a
-/// body of at most `maxBodySize` bytes: one that is larger, or does not
-/// start as an entry does, or does not add up, is no entry, and is replaced
-/// at the next write. URLs are kept without credentials.
+/// Responses on disk, one file per URL (docs/cli.md, "cache"): a short text
+/// header (the URL without credentials, when it was fetched, its
+/// validators, the count of the listing a page was whole with, the body's
+/// length), then the body. A write goes to a temporary file in `tmp`,
+/// renamed over the entry, so a reader never sees half of one; a file that
+/// does not add up, or holds more than `maxBodySize`, is no entry.
 package struct ResponseCache: Sendable {
     package struct Entry: Sendable, Equatable {
         /// The URL, without user name or password.

@@ -10,13 +10,11 @@ extension SpeciesClient {
         case one(SpeciesQuery)
         case related(SpeciesQuery)
 
-        /// `services` with the one a URL asked for names first: a species URL
-        /// names its service (docs/cli.md, "show").
-        func first(of services: [APIRoot]) -> [APIRoot] {
-            guard case .url(let url) = query, let named = services.first(where: { $0.speciesURL(url) != nil }) else {
-                return services
-            }
-            return [named] + services.filter { $0 != named }
+        /// The service of `services` that the species URL asked for names
+        /// (docs/cli.md, "show").
+        func named(among services: [APIRoot]) -> APIRoot? {
+            guard case .url(let url) = query else { return nil }
+            return services.first { $0.speciesURL(url) != nil }
         }
 
         /// The species asked for, by `show`.

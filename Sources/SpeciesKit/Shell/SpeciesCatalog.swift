@@ -1,10 +1,9 @@
 import Foundation
 
-/// Where one whole answer comes from (docs/cli.md, "One answer, one
+/// What a source of answers is asked (docs/cli.md, "One answer, one
 /// source"): a service through its cache, or a service's cache alone
-/// (`RemoteCatalog`), or the SWAPI data built in (`BundledCatalog`). Each of the client's answers is asked of one
-/// source, from its first request to its last.
-protocol SpeciesSource: Sendable {
+/// (`RemoteCatalog`), or the SWAPI data built in (`BundledCatalog`).
+protocol SpeciesCatalog: Sendable {
     /// Page `number`, of the species whose name matches `search`.
     /// - Throws: `Fault.noSuchPage` past the last page.
     func page(_ number: Int, search: String?) async throws(Fault) -> SpeciesPage
@@ -28,7 +27,7 @@ protocol SpeciesSource: Sendable {
     func searchURL(_ search: String) -> URL
 }
 
-extension BundledCatalog: SpeciesSource {
+extension BundledCatalog: SpeciesCatalog {
     func searchURL(_ search: String) -> URL {
         dialect.listingURL(root, search: search)
     }
