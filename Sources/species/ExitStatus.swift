@@ -21,8 +21,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             "Nothing matched: no such name, id or page, a search without results, or an ambiguous name."
         case .usage:
             "Usage error: unknown command or option, missing or malformed argument, a value of an option or its "
-                + "environment variable that is not of its kind, a URL that is not a species URL of the API as the "
-                + "service writes it (its scheme, host and port, no user or password, the path exactly), a name or "
+                + "environment variable that is not of its kind, a URL that is not a species URL of a service of "
+                + "the list (its host and port, no user or password, the path exactly), a name or "
                 + "search of more than 100 characters, a search without a word, a certificate variable that names "
                 + "neither a file nor a folder."
         case .badData:

@@ -6,8 +6,9 @@ import Foundation
 /// It decodes from any SWAPI service's species object and from the object
 /// it encodes as (its fields by their JSON keys, with lists, numbers and
 /// microseconds as they are), with `JSONDecoder`'s default keys or its
-/// `.convertFromSnakeCase`. A species has its
-/// URL: an object without one, as a string, throws. Otherwise decoding is
+/// `.convertFromSnakeCase`. A species has its species URL: an object
+/// without one (a planet's URL, `species/0/`, none), or that bears a
+/// field of another kind (a person's `mass`), throws. Otherwise decoding is
 /// lenient: a field of the wrong JSON type, or a date that does not exist,
 /// is absent, and no error is thrown. Decode ``Decoded`` instead to learn
 /// which fields those were.

@@ -28,17 +28,6 @@ enum Dialect: String, Sendable, CaseIterable {
         ofPublicHost(root) ?? .drf
     }
 
-    /// The root under which the URLs inside resources are written, whatever
-    /// host serves them: the one their data was stored with
-    /// (docs/swapi-dialects.md); nil where they are the service's own.
-    var storedRoot: APIRoot? {
-        switch self {
-        case .drf: nil
-        case .tech: APIRoot("https://www.swapi.tech/api/")
-        case .info: APIRoot("https://swapi.info/api/")
-        }
-    }
-
     /// `swapi.dev's`, for messages: the service the dialect is named after.
     var service: String {
         switch self {

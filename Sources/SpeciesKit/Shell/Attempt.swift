@@ -78,9 +78,6 @@ final class Attempt: Sendable {
         held.withLock { $0.dialect = dialect }
     }
 
-    /// Whether the cache answered any of it.
-    var answeredFromCache: Bool { held.withLock { $0.oldestFromCache != nil } }
-
     /// Whether anything came from the source: a sign of life.
     var heard: Bool { held.withLock { $0.heard } }
 
