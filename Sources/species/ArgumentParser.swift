@@ -51,7 +51,7 @@ struct ArgumentParser {
         var command = root
         var pending: OptionDefinition?
         var onlyArguments = false
-        for word in words {
+        for (index, word) in words.enumerated() {
             if let option = pending {
                 pending = nil
                 if !Self.isOption(word) || word.dropFirst().first?.isNumber == true {
@@ -68,7 +68,10 @@ struct ArgumentParser {
                         command = named
                         handle(.command(named), command)
                     } else {
-                        handle(.problem(.unknownSubcommand(word, among: subcommands)), command)
+                        let following = words[(index + 1)...].prefix { !Self.isOption($0) }
+                        handle(
+                            .problem(.unknownSubcommand(word, following: Array(following), among: subcommands)), command
+                        )
                     }
                 } else {
                     handle(.argument(word), command)
@@ -164,7 +167,8 @@ struct ArgumentParser {
 /// one place (`message`), as swift-argument-parser's `ParserError` is.
 enum UsageProblem: Error, Equatable {
     case unknownOption(String, among: [String])
-    case unknownSubcommand(String, among: [CommandDefinition])
+    /// A word that is no command, and the words after it up to an option.
+    case unknownSubcommand(String, following: [String] = [], among: [CommandDefinition])
     /// A global option that means nothing after this command's name.
     case notApplicable(OptionDefinition, CommandDefinition)
     /// An option of a command, given before the command's name.
@@ -184,10 +188,10 @@ enum UsageProblem: Error, Equatable {
         switch self {
         case .unknownOption(let name, let names):
             "unknown option '\(Excerpt.of(name))'" + CommandError.suggestion(for: name, among: names)
-        case .unknownSubcommand(let word, let commands):
+        case .unknownSubcommand(let word, let following, let commands):
             "unknown subcommand '\(Excerpt.of(word))'"
-                + (SpeciesClient.builtInNames.contains { $0.lowercased() == word.lowercased() }
-                    ? "; did you mean 'species show \(Excerpt.of(word))'?"
+                + (Self.namesASpecies(([word] + following).joined(separator: " "))
+                    ? "; did you mean 'species show \(Excerpt.of(([word] + following).joined(separator: " ")))'?"
                     : word.lowercased() == "version"
                         ? "; did you mean '--version'?"
                         : CommandError.suggestion(for: word, among: commands.filter { !$0.hidden }.map(\.name)))
@@ -204,6 +208,16 @@ enum UsageProblem: Error, Equatable {
         case .unknownArgument(let word, let problem): "unknown argument '\(Excerpt.of(word))': \(problem.sentence)"
         case .missingSubcommand: "missing subcommand"
         }
+    }
+
+    /// Whether `words` name one species of the data built in, as `show`
+    /// reads a name: exactly, ignoring case, or as the one whose name holds
+    /// every word.
+    private static func namesASpecies(_ words: String) -> Bool {
+        let names = SpeciesClient.builtInNames
+        let terms = SearchTerms(words).terms
+        return names.contains { $0.lowercased() == words.lowercased() }
+            || (!terms.isEmpty && names.count { name in terms.allSatisfy(name.lowercased().contains) } == 1)
     }
 }
 

@@ -33,10 +33,11 @@ enum Shell: String, CaseIterable, Sendable {
             _species() {
                 local -a candidates
                 candidates=(${(f)"$(command species __complete zsh "${(@)words[2,CURRENT]}" 2>/dev/null)"})
+                # Names match ignoring case, as species matches them.
                 if [[ $candidates[1] == *, || $candidates[1] == *,:* ]]; then
-                    _describe -t values species candidates -S ''
+                    _describe -t values species candidates -M 'm:{a-zA-Z}={A-Za-z}' -S ''
                 else
-                    _describe -t values species candidates
+                    _describe -t values species candidates -M 'm:{a-zA-Z}={A-Za-z}'
                 fi
             }
             if [[ ${funcstack[1]} == _species ]]; then _species "$@"; else compdef _species species; fi

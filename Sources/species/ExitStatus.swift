@@ -41,17 +41,20 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         }
     }
 
-    /// Runs `command`; then hands the output over. A failure of the command
-    /// is its `error:` line and status; else a failed write of the output
-    /// is one, with status 74.
+    /// Runs `command` (of `definition`, whose usage follows a question
+    /// SpeciesKit refuses); then hands the output over. A failure of the
+    /// command is its `error:` line and status; else a failed write of the
+    /// output is one, with status 74. `last` runs after all of it.
     static func run(
-        _ command: () async throws -> Void, output: any OutputSink, diagnostics: any CommandDiagnostics
+        _ command: () async throws -> Void, of definition: CommandDefinition? = nil, output: any OutputSink,
+        diagnostics: any CommandDiagnostics, last: () -> Void = {}
     ) async -> ExitStatus {
+        defer { last() }
         var failure: CommandError?
         do {
             try await command()
         } catch {
-            failure = CommandError(error)
+            failure = CommandError(error, of: definition)
         }
         diagnostics.progressEnded()
         output.flush()
@@ -97,13 +100,16 @@ struct CommandError: Error, Equatable {
     }
 
     /// The error of a command: its own, or SpeciesKit's sentence with the
-    /// option behind it; anything else is a bug (70).
-    init(_ error: any Error) {
+    /// option behind it, and, for a question it refuses, the usage of
+    /// `command`; anything else is a bug (70).
+    init(_ error: any Error, of command: CommandDefinition? = nil) {
         switch error {
         case let error as CommandError: self = error
         case let error as SpeciesError:
             let hint = error.setting.flatMap { Self.options[$0] }.map { " (\($0))" } ?? ""
-            self.init(error.description + hint, Self.statuses[error.kind] ?? .internalError)
+            self.init(
+                error.description + hint, Self.statuses[error.kind] ?? .internalError,
+                usage: error.kind == .badQuestion ? command : nil)
         default: self.init("internal error: \(error)", .internalError)
         }
     }
@@ -125,7 +131,8 @@ struct CommandError: Error, Equatable {
     /// The exit status of each kind of SpeciesKit's errors; a cancelled
     /// answer is an interrupted command's.
     private static let statuses: [SpeciesError.Kind: ExitStatus] = [
-        .nothingMatched: .nothingMatched, .badQuestion: .usage, .badAnswer: .badData, .unavailable: .unavailable,
+        .nothingMatched: .nothingMatched, .ambiguousName: .nothingMatched, .badQuestion: .usage, .badAnswer: .badData,
+        .unavailable: .unavailable,
         .cancelled: .interrupted,
     ]
 }

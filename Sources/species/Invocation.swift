@@ -52,6 +52,9 @@ extension Invocation {
         case Commands.show:
             let query = try Self.query(parsed, roots: settings.client.roots)
             self = .show(try ShowCommand.options.read(parsed, environment, into: ShowCommand(query: query)), settings)
+        case Commands.cache where parsed.positionals.isEmpty:
+            // A group alone is its help, as gh's and kubectl's are.
+            self = .help(Self.helpText(for: command, width: helpWidth))
         case Commands.cache:
             // Its own folder, whatever `--no-cache` says.
             self = .cache(CacheCommand(try Self.choice(of: parsed), directory: defaults.client.cache.directory))

@@ -72,7 +72,8 @@ struct ListCommand: Sendable, Equatable {
     private var reorders: Bool { order != nil || reversed }
 
     /// The species in the format and order asked, the first `limit` of them.
-    /// A table too wide for the terminal leaves columns out, and says which.
+    /// A table too wide for the terminal leaves columns out, and says which;
+    /// one of `--fields` cuts cells instead.
     private func write(_ species: [StarWarsSpecies], _ context: CommandContext) {
         let output = context.output
         let ordered = order.map { $0.sorted(species, reversed: reversed) } ?? (reversed ? species.reversed() : species)
@@ -80,14 +81,17 @@ struct ListCommand: Sendable, Equatable {
         let columns = fields ?? SpeciesField.defaults
         switch format {
         case .table:
-            let shown = SpeciesTable.columns(species, fields: columns, width: terminal.width)
+            // Columns that --fields names are all shown, their cells cut.
+            let shown = fields == nil ? SpeciesTable.columns(species, fields: columns, width: terminal.width) : columns
             if let width = terminal.width, shown.count < columns.count, !species.isEmpty {
                 let left = columns.filter { !shown.contains($0) }.map(\.name)
                 context.diagnostics.hint(
                     "the table leaves out \(Phrase.alternatives(left, conjunction: "and")) to fit in \(width) columns; --fields chooses them"
                 )
             }
-            output.write(SpeciesTable.render(species, fields: columns, width: terminal.width, color: terminal.color))
+            output.write(
+                SpeciesTable.render(
+                    species, fields: columns, width: terminal.width, cutsCells: fields != nil, color: terminal.color))
         case .tsv: output.write(SpeciesTSV.render(species, fields: columns))
         case .csv: output.write(SpeciesCSV.render(species, fields: columns))
         case .markdown: output.write(SpeciesMarkdown.render(species, fields: columns))
@@ -114,14 +118,9 @@ extension ListCommand {
         OptionDefinition(
             ["--search"], value: "text",
             summary: "Only species whose name holds every word of <text>, ignoring case (swapi.dev's search)"),
+        // SpeciesKit reads it, and refuses one with no word, as `show` does.
         \.search
-    ) { text throws(ValueProblem) -> String? in
-        // The library's one reading of a search: words split on white space and commas.
-        guard !SearchTerms(text).terms.isEmpty else {
-            throw ValueProblem(expected: "text with a word in it", value: text)
-        }
-        return text
-    }
+    ) { text throws(ValueProblem) -> String? in text }
     static let format = Option<Self>.option(
         OptionDefinition(
             ["-o", "--format"], value: "format", choices: OutputFormat.allCases.map(\.rawValue),

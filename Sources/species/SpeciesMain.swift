@@ -54,12 +54,12 @@ enum SpeciesMain {
         case .list(var command, let settings):
             command.terminal = Terminal.detect(
                 environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
-            return await run(command.run, settings, terminal: command.terminal)
+            return await run(command.run, of: Commands.list, settings, terminal: command.terminal)
         case .show(var command, let settings):
             let terminal = Terminal.detect(
                 environment: environment, colorMode: settings.colorMode, quiet: settings.quiet)
             command.color = terminal.color
-            return await run(command.run, settings, terminal: terminal)
+            return await run(command.run, of: Commands.show, settings, terminal: terminal)
         }
 
         /// A command that asks no service: its stderr has only the error,
@@ -72,17 +72,14 @@ enum SpeciesMain {
         /// A command that may use the network, with the certificates to
         /// trust; a certificate variable that cannot be used is a usage error.
         func run(
-            _ command: @escaping (CommandContext) async throws -> Void, _ settings: GlobalSettings, terminal: Terminal
+            _ command: @escaping (CommandContext) async throws -> Void, of definition: CommandDefinition,
+            _ settings: GlobalSettings, terminal: Terminal
         ) async -> ExitStatus {
             let diagnostics = StandardErrorDiagnostics(
                 quiet: settings.quiet, verbose: settings.verbose, showsProgress: terminal.progress,
                 showsHints: terminal.hints)
             return await ExitStatus.run(
                 {
-                    defer {
-                        let taken = ((ContinuousClock.now - started) / .milliseconds(1)).rounded()
-                        diagnostics.trace("done after \(Int(taken)) ms")
-                    }
                     if settings.client.cache.mode != .offline {
                         try CertificateTrust.apply(environment: environment)
                     }
@@ -90,7 +87,11 @@ enum SpeciesMain {
                     configuration.userAgent = "species/\(SpeciesRelease.version)"
                     let client = SpeciesClient(configuration: configuration, diagnostics: diagnostics)
                     try await command(CommandContext(client: client, output: output, diagnostics: diagnostics))
-                }, output: output, diagnostics: diagnostics)
+                }, of: definition, output: output, diagnostics: diagnostics,
+                last: {
+                    let taken = ((ContinuousClock.now - started) / .milliseconds(1)).rounded()
+                    diagnostics.trace("done after \(Int(taken)) ms")
+                })
         }
     }
 }

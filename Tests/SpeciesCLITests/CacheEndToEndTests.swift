@@ -72,6 +72,25 @@ struct CacheEndToEndTests {
         #expect(copy.stderr == "error: \(root)species/ is not in the cache, and the client is offline (--offline)\n")
     }
 
+    /// Issue 44: --no-fallback keeps the built-in data out offline too:
+    /// the cache answers, or nothing does (69).
+    @Test func offlineWithoutAFallbackTheCacheAloneAnswers() async throws {
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+        let environment = ["XDG_CACHE_HOME": cacheHome.path, "SWAPI_BASE_URL": ""]
+        let empty = try await SpeciesRunner()(["--offline", "--no-fallback", "show", "3"], environment: environment)
+        #expect(empty.status == 69 && empty.stdout == "", "\(empty)")
+        #expect(
+            empty.stderr
+                == "error: nothing is cached from swapi.dev, swapi.py4e.com, www.swapi.tech or swapi.info for this, and the client is offline (--offline)\n"
+        )
+        let off = try await SpeciesRunner()(
+            ["--no-cache", "--offline", "--no-fallback", "list"], environment: environment)
+        #expect(off.status == 69 && off.stderr.hasPrefix("error: the client is offline with no cache"), "\(off)")
+        _ = try await species(["show", "3"])
+        let cached = try await species(["--offline", "--no-fallback", "show", "3"])
+        #expect(cached.status == 0 && cached.stdout.hasPrefix("Wookie\n") && cached.stderr == "", "\(cached)")
+    }
+
     @Test func offlineReadsTheCacheFirst() async throws {
         defer { try? FileManager.default.removeItem(at: cacheHome) }
         _ = try await species(["show", "3"])

@@ -80,7 +80,7 @@ struct CommandTests {
             let error = await thrown {
                 try await ListCommand(allPages: allPages, search: "zzz", format: format).run(context(transport))
             }
-            let failure = try #require(error.map(CommandError.init))
+            let failure = try #require(error.map { CommandError($0) })
             #expect(failure.message == "no species matches 'zzz'" && failure.status == .nothingMatched)
         }
         #expect(output.text == (format == .json ? "[]\n[]\n" : ""), "JSON is an empty array, for jq")
@@ -137,14 +137,14 @@ struct ExitStatusTests {
     /// SpeciesKit's, with the option behind it, or the command line's own.
     @Test func eachFailureSaysItsLineAndStatusOnce() async throws {
         let url = URL(string: "https://swapi.dev/api/species/")!
-        let timedOut = StubTransport([url.absoluteString: .failure(.timedOut(seconds: 1))])
+        let timedOut = StubTransport([url.absoluteString: .failure(.timedOut)])
         let error = try #require(
             await speciesError {
                 _ = try await SpeciesClient.stubbed(timedOut).page()
             })
         let failures: [(any Error, String, species.ExitStatus)] = [
             (
-                error, "https://swapi.dev/api/species/ timed out: stubbed timedOut(seconds: 1.0) (--timeout)",
+                error, "https://swapi.dev/api/species/ timed out: stubbed timed out (--timeout)",
                 .unavailable
             ),
             (

@@ -88,7 +88,7 @@ struct CompletionTests {
     func zshCompletes() async throws {
         // _describe prints what it is given; compinit is not needed.
         let script = """
-            _describe() { print -rl -- ${(P)4}; [[ $5 == -S ]] && print -- '(no space)' }
+            _describe() { print -rl -- ${(P)4}; (( ${@[(I)-S]} )) && print -- '(no space)' }
             compdef() { : }
             source <(species completions zsh) || exit 9
             try() { words=(${(z)1}); [[ $1 == *' ' ]] && words+=(''); CURRENT=${#words}; print "== $1"; _species }
@@ -115,11 +115,39 @@ struct CompletionTests {
         #expect(result.stdout.contains("\nlist:Print one page of species, every page, or the…\n"))
     }
 
+    /// Issue 44: zsh itself, interactive in a pseudo-terminal (`zpty`),
+    /// completes a name typed in another case, as bash and fish do; the
+    /// completed line is made a command that prints it.
+    @Test(.enabled(if: Capability.has("zsh"), "zsh is not installed"))
+    func zshCompletesANameTypedInAnotherCase() async throws {
+        let script = #"""
+            zmodload zsh/zpty || exit 9
+            zpty -b shell zsh -f -i
+            zpty -w shell 'PS1="> "; autoload -Uz compinit; compinit -u -D; source <(species completions zsh)'
+            zpty -w shell 'print -r -- READY'
+            zpty -r shell line '*READY*' || exit 8
+            for typed in 'species show kel' 'species show WOOK' 'species show yoda'; do
+                zpty -w -n shell "$typed"$'\t'
+                # After the completion, the line is turned into a command that prints it, and run.
+                zpty -w -n shell $'\x01print -r -- LINE:\x05\r'
+                zpty -r shell line '*'$'\n''LINE:*'$'\r' || exit 7
+                print -r -- ${${line##*$'\n'LINE:}%$'\r'}
+            done
+            zpty -d shell
+            """#
+        // A read that never matches would wait for ever: 30 s at most.
+        let result = try await shell("/usr/bin/env", ["timeout", "30", "zsh", "-f", "-c", script])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout == "species show Kel Dor\nspecies show Wookie\nspecies show Yoda's species\n",
+            "\(result)")
+    }
+
     @Test(.enabled(if: Capability.has("fish"), "fish is not installed"))
     func fishCompletes() async throws {
         let script = """
             species completions fish | source; or exit 9
-            for line in 'species show wook' 'species list --sort ' 'species list --fields name,cl' 'species ca' 'species list --rev' \\
+            for line in 'species show wook' 'species show kel' 'species list --sort ' 'species list --fields name,cl' 'species ca' 'species list --rev' \\
                     'species list --format ' 'species cache --ti' 'species list --ti' 'species show 3 -o '
                 echo "== $line"
                 complete -C $line
@@ -132,7 +160,7 @@ struct CompletionTests {
         }
         #expect(
             sections == [
-                ["Wookie"], ["height", "lifespan", "name"], ["name,classification,"], ["cache"],
+                ["Wookie"], ["Kel Dor"], ["height", "lifespan", "name"], ["name,classification,"], ["cache"],
                 ["--reverse"],
                 ["csv", "json", "jsonl", "markdown", "table", "tsv"], [], ["--timeout"], ["json", "jsonl", "text"],
             ])

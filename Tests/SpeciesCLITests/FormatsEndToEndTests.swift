@@ -224,6 +224,22 @@ struct FormatsEndToEndTests {
         #expect(result.stderr == "")
     }
 
+    /// Issue 44: a column that --fields names is never left out; its cells
+    /// are cut, in a pipe as at a terminal, and no hint is needed.
+    @Test func columnsNamedByFieldsStayTheirCellsCut() async throws {
+        let result = try await installed(
+            ["--base-url", try await server.root(), "list", "-n", "2", "--fields", "name,eye_colors,language"],
+            environment: ["COLUMNS": "40"])
+        #expect(result.status == 0 && result.stderr == "", "\(result)")
+        #expect(
+            result.stdout == """
+                NAME   EYE COLORS         LANGUAGE
+                Human  brown, blue, gre…  Galactic Basic
+                Droid  n/a                n/a
+
+                """)
+    }
+
     @Test func csvNeutralisesFormulasAndKeepsNumbers() async throws {
         let root = try await server.root(fault: "spreadsheet-names")
         let csv = try await installed(["--base-url", root, "list", "--format", "csv", "--fields", "name"])

@@ -49,7 +49,8 @@ struct InvocationTests {
         #expect(
             try parse(["show", "3", "--json", "-o", "jsonl"])
                 == .show(ShowCommand(query: .id(3), format: .jsonl), GlobalSettings()))
-        #expect(try parse(["show", "+3"]) == .show(ShowCommand(query: .name("+3")), GlobalSettings()))
+        // Issue 44: a number that is no id is no name either.
+        #expect(usageError(["show", "+3"])?.message == "'+3' is no species id: an id is a whole number from 1")
     }
 
     /// Issue 29: every command takes every global option before its name,
@@ -264,7 +265,7 @@ struct InvocationTests {
         #expect(
             try parse(["show", "Yoda's species", "--json"])
                 == .show(ShowCommand(query: .name("Yoda's species"), format: .json), GlobalSettings()))
-        #expect(try parse(["show", "--", "-5"]) == .show(ShowCommand(query: .name("-5")), GlobalSettings()))
+        #expect(try parse(["show", "--", "-5th"]) == .show(ShowCommand(query: .name("-5th")), GlobalSettings()))
     }
 
     @Test func helpAndVersion() throws {
@@ -381,14 +382,6 @@ struct InvocationTests {
                 "species list"
             ),
             (["list", "--json=yes"], "option '--json' does not take a value", "species list"),
-            (
-                ["list", "--search", " "], "invalid value ' ' for '--search <text>': expected text with a word in it",
-                "species list"
-            ),
-            (
-                ["list", "--search", ","], "invalid value ',' for '--search <text>': expected text with a word in it",
-                "species list"
-            ),
             (
                 ["list", "--page", "+2"], "invalid value '+2' for '--page <n>': expected a whole number from 1 up",
                 "species list"

@@ -59,13 +59,21 @@ struct SortedListTests {
         #expect(output.text == "ID\n37\n36\n35\n34\n33\n32\n31\n")
     }
 
-    /// Names stay whole; what does not fit is left out, said once.
+    /// Names stay whole; of the default columns, what does not fit is left
+    /// out, said once; a column --fields names stays, its cells cut.
     @Test func theTableFollowsTheTerminal() async throws {
-        try await run(ListCommand(fields: [.name, .language], terminal: Terminal(width: 20, color: true)))
+        try await run(ListCommand(terminal: Terminal(width: 20, color: true)))
         let lines = output.text.split(separator: "\n")
         #expect(lines.first == "\u{1B}[1mNAME\u{1B}[0m")
         #expect(lines.contains("Yoda's species"))
-        #expect(diagnostics.notes.first == "the table leaves out language to fit in 20 columns; --fields chooses them")
+        #expect(
+            diagnostics.notes.first
+                == "the table leaves out classification, designation, height, lifespan and language to fit in 20 columns; --fields chooses them"
+        )
+        let named = CapturedOutput()
+        try await ListCommand(fields: [.name, .language], terminal: Terminal(width: 20)).run(
+            .stubbed(try StubTransport.recordedSWAPI(), output: named, diagnostics: RecordingDiagnostics()))
+        #expect(named.text.split(separator: "\n").prefix(2) == ["NAME            LANGU…", "Human           Galac…"])
     }
 }
 

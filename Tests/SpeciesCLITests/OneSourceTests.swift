@@ -323,10 +323,13 @@ struct OneSourceTests {
                 ), "\(alone.stderr)")
         }
         let offline = try await installed(["--offline", "-v", "--base-url", first, "list", "--page", "2"])
+        let lines = offline.stderr.split(separator: "\n")
         #expect(
             offline.status == 69
-                && offline.stderr.hasSuffix(" is not in the cache, and the client is offline (--offline)\n"),
-            "nothing of it is kept: \(offline)")
+                && lines.dropLast().last?.hasSuffix(" is not in the cache, and the client is offline (--offline)")
+                    == true
+                && lines.last?.hasPrefix("verbose: done after ") == true,
+            "nothing of it is kept, and the run's time is said last: \(offline)")
     }
 
     /// Before: page 2 empty printed 10 of 37 species, exit 0, and cached

@@ -95,7 +95,10 @@ struct RelatedTests {
 
     @Test func offlineTheBuiltInDataNamesEverything() async throws {
         // SWAPI names Yoda's homeworld, planets/28, 'unknown'.
-        try await show(.id(6), transport: StubTransport.script([])) { $0.cache.mode = .offline }
+        try await show(.id(6), transport: StubTransport.script([])) {
+            $0.cache.mode = .offline
+            $0.fallback = true
+        }
         #expect(
             output.text.hasSuffix(
                 """

@@ -241,6 +241,21 @@ struct ServicesEndToEndTests {
 
     // MARK: 4. --verbose
 
+    /// Issue 44: the page plan once for each service asked (never for a
+    /// cache that stands in), and the time taken last, after the error.
+    @Test func verbosePlansOnceASourceAndEndsWithTheTime() async throws {
+        let failing = try await session.root(fault: "503-always"), other = try await session.root(fault: "404-json")
+        let result = try await SpeciesRunner()(
+            ["--retries", "0", "-v", "--base-url", "\(failing) \(other)", "list", "--all-pages"],
+            environment: ["XDG_CACHE_HOME": cacheHome.path])
+        #expect(result.status == 69, "\(result)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("verbose: page plan: ") }.count == 2, "\(lines)")
+        #expect(
+            lines.dropLast().last?.hasPrefix("error: ") == true && lines.last?.hasPrefix("verbose: done after ") == true
+        )
+    }
+
     @Test func verboseTellsEachRequestOnStderrOnly() async throws {
         let root = try await session.root()
         let plain = try await SpeciesRunner()(["--base-url", root, "--no-cache", "list", "--all-pages", "--json"])

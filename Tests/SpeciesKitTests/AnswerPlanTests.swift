@@ -12,7 +12,7 @@ struct AnswerPlanTests {
     static let tech = APIRoot("https://www.swapi.tech/api/")!
     static let copy = APIRoot("http://127.0.0.1:9/api/")!
     static let url = URL(string: "https://swapi.dev/api/species/?page=2")!
-    static let silence = Fault.unreachable(TransportError(.timedOut(seconds: 3), url: url, detail: "no first byte"))
+    static let silence = Fault.unreachable(TransportError(.timedOut, url: url, detail: "no first byte", seconds: 3))
 
     static func failed(_ index: Int, _ error: Fault, service: String = "swapi.dev", heard: Bool = true)
         -> AnswerPlan.Event
@@ -58,6 +58,20 @@ struct AnswerPlanTests {
         #expect(plan.sources == [.cache(Self.copy), .cache(Self.py4e), .builtInData(Self.py4e)])
         let copy = AnswerPlan(services: [Self.copy], mode: .offline, fallback: true, hasCache: true)
         #expect(copy.sources == [.cache(Self.copy)])
+    }
+
+    /// Issue 44: offline without a fallback, the cache alone answers; when
+    /// none holds the answer, or there is no cache, one error says so.
+    @Test func offlineWithoutAFallbackTheCacheAlone() {
+        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .offline, fallback: false, hasCache: true)
+        #expect(plan.sources == [.cache(Self.dev), .cache(Self.py4e)])
+        let missed = [Self.failed(0, .notCached(url: Self.url)), Self.failed(1, .notCached(url: Self.url))]
+        #expect(
+            Self.steps(&plan, missed)
+                == [.ask([0]), .ask([1]), .fail(.nothingCached("swapi.dev or swapi.py4e.com", cacheOff: false))])
+        var none = AnswerPlan(services: [Self.dev], mode: .offline, fallback: false, hasCache: false)
+        #expect(none.sources.isEmpty)
+        #expect(Self.steps(&none, []) == [.fail(.nothingCached("swapi.dev", cacheOff: true))])
     }
 
     /// Every failure is an answer, or no answer from that source.
@@ -186,7 +200,7 @@ struct AnswerPlanTests {
         (
             [
                 silence,
-                .unreachable(TransportError(.timedOut(seconds: 3), url: url, detail: "slow", responseBegan: true)),
+                .unreachable(TransportError(.timedOut, url: url, detail: "slow", responseBegan: true, seconds: 3)),
             ],
             [false, false], false
         ),

@@ -51,6 +51,26 @@ struct FittedTableTests {
         #expect(SpeciesTable.columns(page, fields: [.language, .averageHeight, .name], width: 20) == [.name])
     }
 
+    /// Issue 44: columns that `--fields` names all stay; the widest text
+    /// cells are cut to fit, the name and numbers whole, and no column goes
+    /// below six, even when the line then runs past the edge.
+    @Test func namedColumnsStayTheirCellsCut() throws {
+        let page = try JSONDecoder().decode(TestPage.self, from: Fixtures.data("swapi/species-page-1.json")).results
+        let fields: [SpeciesField] = [.name, .eyeColors, .language]
+        let table = SpeciesTable.render(Array(page.prefix(2)), fields: fields, width: 40, cutsCells: true)
+        #expect(
+            table == """
+                NAME   EYE COLORS         LANGUAGE
+                Human  brown, blue, gre…  Galactic Basic
+                Droid  n/a                n/a
+
+                """)
+        let narrow = SpeciesTable.render(
+            page, fields: [.name, .averageHeight, .eyeColors, .language], width: 10, cutsCells: true)
+        #expect(narrow.hasPrefix("NAME            HEIGHT  EYE C…  LANGU…\n"), "\(narrow)")
+        #expect(narrow.contains("\nYoda's species      66  brown…  Galac…\n"), "\(narrow)")
+    }
+
     /// The first column left out comes back cut when what is left shows a
     /// useful part of it: as wide as its header, six columns at least.
     @Test func theFirstLeftOutComesBackCutWhenAUsefulPartFits() {

@@ -86,13 +86,157 @@ struct PublicAPITests {
             (.init(roots: [.swapi], cache: CachePolicy(directory: nil, maxAge: .infinity)), .maxAge),
             (.init(roots: [.swapi], attemptDelay: .nan), .attemptDelay),
             (.init(roots: [.swapi], attemptDelay: -1), .attemptDelay),
+            // Issue 44: no roots is no question, not the public internet.
+            (.init(roots: []), .roots),
+            (.init(roots: [.swapi], cache: CachePolicy(directory: URL(fileURLWithPath: "relative"))), .cacheDirectory),
+            (.init(roots: [.swapi], cache: CachePolicy(directory: URL(string: "cache"))), .cacheDirectory),
         ]
         for (configuration, setting) in settings {
             let client = SpeciesClient(configuration: configuration, transport: transport)
             let refusal = await error { () throws(SpeciesError) in _ = try await client.page() }
             #expect(refusal?.kind == .badQuestion && refusal?.setting == setting, "\(String(describing: refusal))")
         }
+        let none = try await client.allSpecies(limit: 0)
+        #expect(none.value.isEmpty && none.source == .unasked, "a limit of 0 asks nothing")
         #expect(transport.requests.isEmpty)
+    }
+
+    // MARK: Errors an app can act on (issue 44), as docc/HandlingErrors.md shows
+
+    /// What an app acts on is a property: the candidates of an ambiguous
+    /// name, the suggestions for one that matched nothing; `catch` matches a
+    /// kind as it matches a `URLError` code.
+    @Test func anAmbiguousNameAndAMissAreTheirOwnKinds() async throws {
+        let client = client([try await root()], cached: false)
+        let ambiguous = await error { () throws(SpeciesError) in _ = try await client.species(.name("ian")) }
+        #expect(ambiguous?.kind == .ambiguousName)
+        #expect(
+            ambiguous?.candidates == [
+                "Rodian", "Neimodian", "Toydarian", "Tholothian", "Quermian", "Chagrian", "Geonosian",
+            ])
+        #expect(ambiguous?.recoverySuggestion?.hasPrefix("Give one full name: 'Rodian', 'Neimodian', ") == true)
+        let miss = await error { () throws(SpeciesError) in _ = try await client.species(.name("wookiee")) }
+        #expect(miss?.kind == .nothingMatched && miss?.suggestions == ["Wookie"] && miss?.candidates == [])
+        #expect(miss?.recoverySuggestion == "Did you mean 'Wookie'?")
+        var caught = ""
+        do {
+            _ = try await client.species(.name("ian"))
+        } catch SpeciesError.nothingMatched {
+            caught = "nothing"
+        } catch SpeciesError.ambiguousName {
+            caught = "ambiguous"
+        } catch {
+            caught = "other"
+        }
+        #expect(caught == "ambiguous")
+    }
+
+    /// The HTTP status and `Retry-After` of a service's answer are values.
+    @Test func theStatusAndRetryAfterOfAServiceAreValues() async throws {
+        func failure(_ fault: String) async throws -> SpeciesError? {
+            let client = SpeciesClient(
+                configuration: .init(roots: [try await root(fault: fault)], timeout: 60, retries: 0, fallback: false))
+            return await error { () throws(SpeciesError) in _ = try await client.page() }
+        }
+        let unavailable = try await failure("503-always")
+        #expect(unavailable?.kind == .unavailable && unavailable?.httpStatus == 503 && unavailable?.retryAfter == nil)
+        let limited = try await failure("429-long")
+        #expect(limited?.httpStatus == 429 && limited?.retryAfter == 25924 && limited?.setting == .timeout)
+        #expect(limited?.recoverySuggestion == "Ask again after 7 h 12 min, as the service asks.")
+        let refused = try await failure("404-json")
+        #expect(refused?.httpStatus == 404 && refused?.kind == .unavailable)
+    }
+
+    /// Every kind says why, and what to do; equal errors hash alike.
+    @Test func everyKindHasAReasonAndASuggestion() async throws {
+        let root = try await root()
+        let client = client([root], cached: false)
+        let portal = self.client([try await self.root(fault: "html")], cached: false)
+        let kinds = [
+            await error { () throws(SpeciesError) in _ = try await client.page(9) },
+            await error { () throws(SpeciesError) in _ = try await client.species(.name("an")) },
+            await error { () throws(SpeciesError) in _ = try await client.page(0) },
+            await error { () throws(SpeciesError) in _ = try await portal.page() },
+            await error { () throws(SpeciesError) in
+                _ = try await SpeciesClient(configuration: .init(roots: [root], fallback: false), transport: Refusing())
+                    .page()
+            },
+        ].compactMap { $0 }
+        #expect(kinds.map(\.kind) == [.nothingMatched, .ambiguousName, .badQuestion, .badAnswer, .unavailable])
+        for error in kinds + [SpeciesError(.cancelled, "cancelled")] {
+            #expect(error.failureReason?.isEmpty == false && error.recoverySuggestion?.isEmpty == false, "\(error)")
+        }
+        #expect(Set(kinds + kinds).count == kinds.count)
+    }
+
+    /// The article's app: a message for each error, and a catch by kind.
+    @Test func theArticlesAppSaysWhatToDo() async throws {
+        let client = client([try await root()], cached: false)
+        let typed = "ian"
+        var shown = ""
+        do {
+            _ = try await client.species(.name(typed))
+        } catch SpeciesError.cancelled {
+            // The view went away: nothing to say.
+        } catch {
+            shown = message(for: error as? SpeciesError ?? SpeciesError(.unavailable, "\(error)"))
+        }
+        #expect(shown == "Which one? Rodian, Neimodian, Toydarian, Tholothian, Quermian, Chagrian, Geonosian")
+        let miss = SpeciesError(.nothingMatched, "no species is named 'wookiee'", suggestions: ["Wookie"])
+        #expect(message(for: miss) == "Did you mean Wookie?")
+        #expect(
+            message(for: SpeciesError(.unavailable, "busy", retryAfter: 30))
+                == "The service is busy; ask again in 30 s.")
+    }
+
+    /// Every Swift block of the DocC article on errors is code of this file,
+    /// which compiles and runs.
+    @Test func theArticlesCodeIsThisFilesCode() throws {
+        let root = Fixtures.packageRoot
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/SpeciesKit/SpeciesKit.docc/HandlingErrors.md"),
+            encoding: .utf8)
+        let tests = try String(
+            contentsOf: root.appendingPathComponent("Tests/SpeciesKitTests/PublicAPITests.swift"), encoding: .utf8)
+        let lines = tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
+        #expect(blocks.count == 4)
+        for block in blocks {
+            let wanted = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let found = lines.indices.contains { start in
+                lines[start...].prefix(wanted.count).elementsEqual(wanted)
+            }
+            #expect(found, "not in PublicAPITests.swift as it is: \(block)")
+        }
+    }
+
+    /// A test double of the client throws an error of its own making, with
+    /// every property an app reads.
+    @Test func aTestDoubleMakesItsOwnError() throws {
+        let url = try #require(URL(string: "https://swapi.dev/api/species/?search=wookiee"))
+        let made = SpeciesError(.nothingMatched, "no species is named 'wookiee'", url: url, suggestions: ["Wookie"])
+        #expect(made.kind == .nothingMatched && made.description == "no species is named 'wookiee'")
+        #expect(made.url == url && made.suggestions == ["Wookie"] && made.candidates.isEmpty && made.httpStatus == nil)
+        #expect(
+            made == SpeciesError(.nothingMatched, "no species is named 'wookiee'", url: url, suggestions: ["Wookie"]))
+        let busy = SpeciesError(.unavailable, "busy", httpStatus: 429, retryAfter: 30)
+        #expect(
+            busy.httpStatus == 429 && busy.retryAfter == 30
+                && busy.recoverySuggestion == "Ask again after 30 s, as the service asks.")
+        #expect(throws: SpeciesError.self) { throw made }
+    }
+
+    /// A transport of one's own throws a `TransportError` of a kind that can
+    /// grow, with what the kind carries.
+    @Test func aTransportOfOnesOwnThrowsAnErrorThatCanGrow() async throws {
+        let error = await error { () throws(SpeciesError) in
+            _ = try await SpeciesClient(configuration: .init(roots: [.swapi], fallback: false), transport: Refusing())
+                .page()
+        }
+        #expect(error?.kind == .unavailable && error?.setting == .timeout, "\(String(describing: error))")
+        #expect(error?.description == "https://swapi.dev/api/species/ timed out: no answer in 5 s")
     }
 
     /// `.url` is the URL checked, and what is sent: the root's scheme, no
@@ -263,5 +407,26 @@ struct PublicAPITests {
         }
         guard case .failure(let failure) = await task.value else { return #expect(Bool(false)) }
         #expect(failure.kind == .nothingMatched && failure.url?.path.hasSuffix("/species/99") == true)
+    }
+}
+
+/// What an app says of an error (docc/HandlingErrors.md).
+func message(for error: SpeciesError) -> String {
+    switch error.kind {
+    case .ambiguousName:
+        return "Which one? " + error.candidates.joined(separator: ", ")
+    case .nothingMatched where !error.suggestions.isEmpty:
+        return "Did you mean \(error.suggestions[0])?"
+    case .unavailable where error.retryAfter != nil:
+        return "The service is busy; ask again in \(Int(error.retryAfter ?? 0)) s."
+    default:
+        return error.localizedDescription + " " + (error.recoverySuggestion ?? "")
+    }
+}
+
+/// A transport that times out at once, as one of an app's own would.
+private struct Refusing: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        throw TransportError(.timedOut, url: request.url, detail: "no answer in 5 s", seconds: 5)
     }
 }

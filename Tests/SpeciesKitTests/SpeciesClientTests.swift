@@ -102,7 +102,7 @@ struct SpeciesClientTests {
             _ = try await client(StubTransport([url.absoluteString: .failure(.connectionRefused)])).page()
         }
         #expect(
-            error == .unreachable(TransportError(.connectionRefused, url: url, detail: "stubbed connectionRefused")))
+            error == .unreachable(TransportError(.connectionRefused, url: url, detail: "stubbed connection refused")))
     }
 
     @Test func wrongTypedFieldsAreWarnedAboutByNameAndField() async throws {

@@ -45,7 +45,7 @@ public final class StubTransport: HTTPTransport {
                 let left = request.limits.deadline.secondsLeft
                 try await request.limits.deadline.sleep(seconds)
                 guard seconds <= left else {
-                    throw TransportError(.timedOut(seconds: left), url: request.url, detail: "stubbed timeout")
+                    throw TransportError(.timedOut, url: request.url, detail: "stubbed timeout", seconds: left)
                 }
                 return try await reply.answer(request)
             }

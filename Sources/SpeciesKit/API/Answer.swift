@@ -28,6 +28,9 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
     /// `recorded` names (`2026-11-21`): for SWAPI's public services, offline,
     /// or when no service nor cache could answer.
     case builtInData(recorded: String)
+    /// No source was asked: the question answers itself, as a limit of 0
+    /// holds no species.
+    case unasked
 
     /// `swapi.dev`; `the cache of swapi.dev, as fetched 2026-11-21 13:45:02 UTC`;
     /// `the SWAPI data built into SpeciesKit, recorded 2026-11-21`.
@@ -37,6 +40,7 @@ public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
         case .cache(let root, let fetched):
             "the cache of \(root.origin.authority), as fetched \(Timestamp(fetched).forPeople)"
         case .builtInData(let recorded): "the SWAPI data built into SpeciesKit, recorded \(recorded)"
+        case .unasked: "no source: the question needs none"
         }
     }
 }

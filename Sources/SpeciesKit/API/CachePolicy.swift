@@ -9,14 +9,16 @@ public struct CachePolicy: Sendable, Equatable {
         /// Every entry used is revalidated with the server.
         case refresh
         /// The cache only, whatever the age of its entries; never the
-        /// network, and the built-in data where the cache has no answer.
+        /// network, and, with the client's fallback, the built-in data
+        /// where the cache has no answer.
         case offline
     }
 
     /// A day, in seconds: how long an entry answers by default.
     public static let defaultMaxAge = 86_400.0
 
-    /// Where the entries are kept; nil for no cache at all.
+    /// Where the entries are kept, an absolute file URL (a relative one is
+    /// refused, as a bad question); nil for no cache at all.
     public var directory: URL?
     /// Seconds during which an entry is the answer without asking the server.
     public var maxAge: Double

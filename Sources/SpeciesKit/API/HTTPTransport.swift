@@ -122,38 +122,52 @@ public struct HTTPResponse: Sendable, Equatable {
 /// response, not a thrown error; a transport throws only `TransportError`.
 /// It ends a request by its `limits.deadline`, and, with a
 /// `limits.minimumPace`, as soon as the response falls below that pace,
-/// with `.timedOut`.
+/// with ``TransportError/Kind/timedOut``.
 public protocol HTTPTransport: Sendable {
     /// The response to `request`, whatever its status; a `TransportError`
     /// when none came by the request's deadline or pace.
     func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }
 
-/// Why no usable HTTP response arrived.
-public struct TransportError: Error, Sendable, Equatable {
-    /// What went wrong, as far as a caller acts on it.
-    public enum Kind: Sendable, Equatable {
+/// Why no usable HTTP response arrived. It can grow: ``Kind`` gains
+/// members, and what a kind carries is a property of its own, nil for the
+/// others (``seconds``, ``limit``, ``location``).
+///
+/// A transport of your own throws one, for a failure such as a timeout:
+///
+/// ```swift
+/// throw TransportError(.timedOut, url: request.url, detail: "no answer in 15 s", seconds: 15)
+/// ```
+public struct TransportError: Error, Sendable, Hashable {
+    /// What went wrong, as far as a caller acts on it; compare it with
+    /// `==`, or match it in a `switch` (with a `default`).
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// Refused, or no route to the host.
-        case connectionRefused
+        public static let connectionRefused = Kind(description: "connection refused")
         /// The host name has no address.
-        case unknownHost
-        /// No complete answer before the deadline.
-        case timedOut(seconds: Double)
+        public static let unknownHost = Kind(description: "unknown host")
+        /// No complete answer before the deadline, or below the pace:
+        /// ``TransportError/seconds`` says how long the limit was.
+        public static let timedOut = Kind(description: "timed out")
         /// The connection broke before a complete answer.
-        case connectionLost
+        public static let connectionLost = Kind(description: "connection lost")
         /// The TLS handshake failed or the certificate is not trusted.
-        case insecureConnection
+        public static let insecureConnection = Kind(description: "insecure connection")
         /// The task that sent it was cancelled.
-        case cancelled
-        /// The body grew past the limit; the transfer was stopped there.
-        case tooLarge(limit: Int)
+        public static let cancelled = Kind(description: "cancelled")
+        /// The body grew past ``TransportError/limit``; the transfer was
+        /// stopped there.
+        public static let tooLarge = Kind(description: "too large")
         /// The header block passed its limits; the transfer was stopped there.
-        case tooManyHeaders
-        /// A redirect to another origin, at `location`; nil: more than ten
-        /// redirects in a row.
-        case redirectRefused(location: String?)
-        /// Anything else, as `detail` says.
-        case other
+        public static let tooManyHeaders = Kind(description: "too many headers")
+        /// A redirect to another origin, at ``TransportError/location``;
+        /// nil there: more than ten redirects in a row.
+        public static let redirectRefused = Kind(description: "redirect refused")
+        /// Anything else, as ``TransportError/detail`` says.
+        public static let other = Kind(description: "other")
+
+        /// `timed out`.
+        public let description: String
     }
 
     /// What went wrong.
@@ -166,12 +180,20 @@ public struct TransportError: Error, Sendable, Equatable {
     /// come) when the request failed: a failure before it, such as no
     /// first byte in time, is no sign of life from the server.
     public var responseBegan: Bool
+    /// With ``Kind/timedOut``: the seconds of the limit that ran out.
+    public var seconds: Double?
+    /// With ``Kind/tooLarge``: the limit the body passed, in bytes.
+    public var limit: Int?
+    /// With ``Kind/redirectRefused``: where the redirect led.
+    public var location: String?
 
-    /// A failure of the request for `url`, its response begun or not.
-    public init(_ kind: Kind, url: URL, detail: String, responseBegan: Bool = false) {
-        self.kind = kind
-        self.url = url
-        self.detail = detail
-        self.responseBegan = responseBegan
+    /// A failure of the request for `url`, its response begun or not, with
+    /// what its kind carries.
+    public init(
+        _ kind: Kind, url: URL, detail: String, responseBegan: Bool = false, seconds: Double? = nil,
+        limit: Int? = nil, location: String? = nil
+    ) {
+        (self.kind, self.url, self.detail, self.responseBegan) = (kind, url, detail, responseBegan)
+        (self.seconds, self.limit, self.location) = (seconds, limit, location)
     }
 }

@@ -21,7 +21,8 @@ public struct SpeciesClient: Sendable {
         public static let defaultMaxResponseSize = 100 * 1024 * 1024
 
         /// The services, asked in this order; one means that one only. An
-        /// empty list means SWAPI's public services, ``APIRoot/publicServices``.
+        /// empty list is refused, as a bad question: SWAPI's public services
+        /// are ``APIRoot/publicServices``, the default.
         public var roots: [APIRoot]
         /// Seconds for each answer (each call of the client), a finite
         /// number above 0: every service, page, retry, wait, redirect and
@@ -74,6 +75,16 @@ public struct SpeciesClient: Sendable {
 
         /// Why the client cannot work with these settings; nil when it can.
         func problem() -> Fault? {
+            if roots.isEmpty {
+                return .badQuestion(
+                    "no service to ask: the list of roots is empty (APIRoot.publicServices are SWAPI's)",
+                    setting: .roots)
+            }
+            if let directory = cache.directory, !directory.isFileURL || !directory.relativePath.hasPrefix("/") {
+                return .badQuestion(
+                    "the cache directory must be an absolute path, not '\(Excerpt.of(directory.relativePath))'",
+                    setting: .cacheDirectory)
+            }
             if !timeout.isFinite || timeout <= 0 {
                 return .badQuestion(
                     "the timeout must be a finite number of seconds above 0, not \(timeout)", setting: .timeout)
@@ -129,7 +140,7 @@ public struct SpeciesClient: Sendable {
     ) {
         self.configuration = configuration
         let roots = configuration.roots.reduce(into: [APIRoot]()) { if !$0.contains($1) { $0.append($1) } }
-        self.roots = roots.isEmpty ? APIRoot.publicServices : roots
+        self.roots = roots
         let diagnostics = diagnostics ?? NoDiagnostics()
         self.diagnostics = diagnostics
         let size = max(1, configuration.maxResponseSize)
@@ -158,7 +169,8 @@ public struct SpeciesClient: Sendable {
 
     /// Every species, or every one whose name matches `search`, in API
     /// order, all from one source. With a `limit`, from 0, the first `limit`
-    /// of them, and only as many pages are fetched as hold them.
+    /// of them, and only as many pages are fetched as hold them: none for
+    /// 0, which answers `[]` from ``AnswerSource/unasked``.
     /// - Throws: a `badQuestion` error for a limit below 0 or a search
     ///   without a word; or why no source could answer.
     public func allSpecies(search: String? = nil, limit: Int? = nil) async throws(SpeciesError)
@@ -166,6 +178,10 @@ public struct SpeciesClient: Sendable {
     {
         let limitProblem: Fault? = limit.flatMap {
             $0 < 0 ? .badQuestion("a limit must be 0 or more, not \($0)", setting: nil) : nil
+        }
+        if limit == 0 {
+            if let problem = configuration.problem() ?? Self.check(search: search) { throw SpeciesError(problem) }
+            return Answer([], from: .unasked)
         }
         var answer = try await answer(
             .species(search: search, limit: limit), checking: limitProblem, Self.check(search: search)
@@ -242,14 +258,7 @@ public struct SpeciesClient: Sendable {
 
     /// A search holds a word, and is not longer than a name could be.
     static func check(search: String?) -> Fault? {
-        guard let search else { return nil }
-        if SearchTerms(search).terms.isEmpty {
-            return .badQuestion("the search '\(Excerpt.of(search))' holds no word", setting: nil)
-        }
-        if search.count > maxNameLength {
-            return .badQuestion("a search is at most \(maxNameLength) characters, not \(search.count)", setting: nil)
-        }
-        return nil
+        search.flatMap(SearchTerms.problem(with:))
     }
 
     /// An id or a URL is asked for; a name is matched: an exact name

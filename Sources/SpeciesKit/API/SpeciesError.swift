@@ -2,19 +2,25 @@ import Foundation
 
 /// Why the client could not give the answer asked for: every failure of
 /// its methods, cancellation included, and a question refused before any
-/// request. What a caller can do about it is its ``kind``; the URL and the
-/// setting concerned, when one is, are its ``url`` and ``setting``; its
-/// ``description`` is a sentence for people, in which a URL never shows a
-/// password, and a long one is cut in its middle.
+/// request. What a caller can do about it is its ``kind``; what it can act
+/// on is a property: the ``url`` and ``setting`` concerned, the
+/// ``candidates`` of an ambiguous name, the ``suggestions`` for one that
+/// matched nothing, the ``httpStatus`` and ``retryAfter`` of a service's
+/// answer. Its ``description`` is a sentence for people, in which a URL
+/// never shows a password, and a long one is cut in its middle;
+/// ``failureReason`` and ``recoverySuggestion`` say why, and what to do.
 ///
 /// It can grow: new reasons come with the kinds they are of, and ``Kind``
 /// and ``Setting`` gain members, so a `switch` over them needs a `default`.
-public struct SpeciesError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// What a caller can do about an error.
+/// See <doc:HandlingErrors>.
+public struct SpeciesError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// What a caller can do about an error. `catch` matches one as it
+    /// matches a `URLError` code: `catch SpeciesError.ambiguousName { ... }`.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        /// Nothing matched: no such name, id or page, or a name that
-        /// matches several species.
+        /// Nothing matched: no such name, id or page.
         public static let nothingMatched = Kind(description: "nothing matched")
+        /// A name matches several species partially: ``SpeciesError/candidates``.
+        public static let ambiguousName = Kind(description: "ambiguous name")
         /// The question cannot be asked, or the client's configuration is
         /// not one it can work with: refused before any request.
         public static let badQuestion = Kind(description: "bad question")
@@ -46,6 +52,10 @@ public struct SpeciesError: Error, Sendable, Equatable, CustomStringConvertible,
         public static let cacheMode = Setting(description: "cache.mode")
         /// The certificate authorities trusted for HTTPS.
         public static let certificates = Setting(description: "certificates")
+        /// ``SpeciesClient/Configuration/roots``.
+        public static let roots = Setting(description: "roots")
+        /// ``CachePolicy/directory``.
+        public static let cacheDirectory = Setting(description: "cache.directory")
 
         /// The property's path in ``SpeciesClient/Configuration``: `timeout`.
         public let description: String
@@ -57,6 +67,18 @@ public struct SpeciesError: Error, Sendable, Equatable, CustomStringConvertible,
         self.fault = fault
     }
 
+    /// An error of your own making, as a test double of a client throws
+    /// one: every property as given.
+    public init(
+        _ kind: Kind, _ description: String, url: URL? = nil, setting: Setting? = nil, httpStatus: Int? = nil,
+        retryAfter: Double? = nil, candidates: [String] = [], suggestions: [String] = []
+    ) {
+        fault = .made(
+            Made(
+                kind: kind, sentence: description, url: url, setting: setting, httpStatus: httpStatus,
+                retryAfter: retryAfter, candidates: candidates, suggestions: suggestions))
+    }
+
     /// What a caller can do about it.
     public var kind: Kind { fault.facts.kind }
     /// The URL concerned, when one is: the request that failed, or the page
@@ -66,8 +88,78 @@ public struct SpeciesError: Error, Sendable, Equatable, CustomStringConvertible,
     public var setting: Setting? { fault.facts.setting }
     /// The sentence: `species 99 does not exist (https://swapi.dev/api/species/99/ answered 404 Not Found)`.
     public var description: String { fault.sentence }
+    /// The names a name matches (kind ``Kind/ambiguousName``), in API order;
+    /// empty otherwise.
+    public var candidates: [String] { fault.details.candidates }
+    /// The names closest to a name that matched none (kind
+    /// ``Kind/nothingMatched``), closest first, at most three; empty
+    /// otherwise, or when none is close.
+    public var suggestions: [String] { fault.details.suggestions }
+    /// The HTTP status of the service's answer that failed, when one did
+    /// (of several services, the last one's that answered with one).
+    public var httpStatus: Int? { fault.details.httpStatus }
+    /// Seconds the service asked to wait (`Retry-After`), longer than the
+    /// timeout left, when it asked.
+    public var retryAfter: Double? { fault.details.retryAfter }
     /// The sentence of ``description``.
     public var errorDescription: String? { description }
+    /// Why it failed, by its kind.
+    public var failureReason: String? { Self.reasons[kind] }
+    /// What to do about it, by its kind and what it carries.
+    public var recoverySuggestion: String? { fault.recovery }
+
+    /// Equal errors have one description.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(description)
+    }
+
+    private static let reasons: [Kind: String] = [
+        .nothingMatched: "Nothing matches the question: no species has that name, id or URL, or there is no such page.",
+        .ambiguousName: "The name matches several species partially.",
+        .badQuestion: "The question, or the client's configuration, cannot be asked; no request was sent.",
+        .badAnswer:
+            "A service's answer is not SWAPI JSON, or breaks a rule of the client (a link off its origin, a size limit, a listing that is not whole).",
+        .unavailable:
+            "No service could answer (unreachable, too slow, an HTTP error, not SWAPI), and nothing could stand in.",
+        .cancelled: "The task that asked was cancelled before an answer came.",
+    ]
+}
+
+extension SpeciesError.Kind {
+    /// Whether `error` is a ``SpeciesError`` of this kind: what lets
+    /// `catch SpeciesError.nothingMatched` and `case SpeciesError.badAnswer`
+    /// match.
+    public static func ~= (kind: Self, error: any Error) -> Bool {
+        (error as? SpeciesError)?.kind == kind
+    }
+}
+
+extension SpeciesError {
+    /// ``Kind/nothingMatched``, for `catch SpeciesError.nothingMatched`.
+    public static let nothingMatched = Kind.nothingMatched
+    /// ``Kind/ambiguousName``, for `catch SpeciesError.ambiguousName`.
+    public static let ambiguousName = Kind.ambiguousName
+    /// ``Kind/badQuestion``, for `catch SpeciesError.badQuestion`.
+    public static let badQuestion = Kind.badQuestion
+    /// ``Kind/badAnswer``, for `catch SpeciesError.badAnswer`.
+    public static let badAnswer = Kind.badAnswer
+    /// ``Kind/unavailable``, for `catch SpeciesError.unavailable`.
+    public static let unavailable = Kind.unavailable
+    /// ``Kind/cancelled``, for `catch SpeciesError.cancelled`.
+    public static let cancelled = Kind.cancelled
+}
+
+/// An error made with ``SpeciesError/init(_:_:url:setting:httpStatus:retryAfter:candidates:suggestions:)``.
+struct Made: Sendable, Equatable {
+    var kind: SpeciesError.Kind
+    var sentence: String
+    var url: URL?
+    var setting: SpeciesError.Setting?
+    var httpStatus: Int?
+    var retryAfter: Double?
+    var candidates: [String]
+    var suggestions: [String]
 }
 
 /// Why the client could not give the answer asked for, in detail: what a
@@ -89,6 +181,9 @@ enum Fault: Error, Sendable, Equatable {
     case unreachable(TransportError)
     /// Offline, and the cache holds no answer.
     case notCached(url: URL)
+    /// Offline, and no cache of these services holds an answer, or, when
+    /// `cacheOff`, there is no cache to ask.
+    case nothingCached(String, cacheOff: Bool)
     /// An HTTP error status that is not an answer: an error of the
     /// service, or a 404 from a service whose species list is not SWAPI's.
     case httpStatus(Int, url: URL)
@@ -126,9 +221,67 @@ enum Fault: Error, Sendable, Equatable {
     case outage(Outage, cacheAsked: Bool)
     /// The task that asked was cancelled before an answer came.
     case cancelled
+    /// One made by a caller.
+    case made(Made)
 
     /// What a caller can do about it.
     var kind: SpeciesError.Kind { facts.kind }
+
+    /// An answer to the question, that there is nothing (no such name,
+    /// page or id, or several): no other source is asked.
+    var isAnswer: Bool { kind == .nothingMatched || kind == .ambiguousName }
+
+    /// What an app acts on, of those `SpeciesError` shows.
+    var details: Made {
+        var made = Made(
+            kind: kind, sentence: sentence, url: url, setting: facts.setting, candidates: [], suggestions: [])
+        switch self {
+        case .made(let given): return given
+        case .noSuchName(_, let suggestions): made.suggestions = suggestions
+        case .ambiguousName(_, let matches): made.candidates = matches
+        case .httpStatus(let status, _), .notSWAPI(_, let status?): made.httpStatus = status
+        case .rateLimited(_, let status, let retryAfter, _, _):
+            (made.httpStatus, made.retryAfter) = (status, retryAfter)
+        case .unanswered(let cause, _): return cause.details
+        case .noServiceAnswered(let failures):
+            let details = failures.map(\.error.details)
+            made.httpStatus = details.last { $0.httpStatus != nil }?.httpStatus
+            made.retryAfter = details.last { $0.retryAfter != nil }?.retryAfter
+        default: break
+        }
+        return made
+    }
+
+    /// What to do about it.
+    var recovery: String {
+        let details = self.details
+        switch kind {
+        case .nothingMatched where !details.suggestions.isEmpty:
+            return "Did you mean \(Phrase.alternatives(details.suggestions.map { "'\($0)'" }))?"
+        case .nothingMatched: return "Check the spelling, the id or the page; allSpecies() lists every species."
+        case .ambiguousName:
+            return "Give one full name: \(Phrase.alternatives(details.candidates.map { "'\($0)'" }))."
+        case .badQuestion:
+            return
+                "Change the argument, or the configuration's \(facts.setting?.description ?? "setting"), as the description says."
+        case .badAnswer:
+            return
+                "Ask another service (Configuration.roots); with Configuration.fallback, the cache or the SWAPI data built in stands in."
+        case .cancelled: return "Ask again, from a task that is not cancelled."
+        default: break
+        }
+        if let retryAfter = details.retryAfter {
+            return "Ask again after \(TimeSpan.describe(retryAfter)), as the service asks."
+        }
+        switch facts.setting {
+        case .timeout?: return "Allow more time (Configuration.timeout), or ask again later."
+        case .certificates?: return "Trust the service's certificate authority (SSL_CERT_FILE, or SSL_CERT_DIR)."
+        case .cacheMode?: return "Go online (CachePolicy.mode), or ask once online to fill the cache."
+        default:
+            return
+                "Check the network, or ask again later; with Configuration.fallback, the cache or the SWAPI data built in stands in."
+        }
+    }
 
     /// The sentence of the error.
     var sentence: String {
@@ -145,6 +298,7 @@ enum Fault: Error, Sendable, Equatable {
             url
         case .unreachable(let error): error.url
         case .unanswered(let cause, _): cause.url
+        case .made(let made): made.url
         default: nil
         }
     }
@@ -158,8 +312,8 @@ enum Fault: Error, Sendable, Equatable {
             return Facts("no species is named '\(Excerpt.of(name))'" + EditDistance.didYouMean(suggestions))
         case .ambiguousName(let name, let matches):
             return Facts(
-                "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name"
-            )
+                "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name",
+                .ambiguousName)
         case .notFound(let what, let url):
             return Facts("\(what) does not exist (\(url.redacted) answered 404 Not Found)")
         case .notInBundledData(let what):
@@ -171,7 +325,7 @@ enum Fault: Error, Sendable, Equatable {
         case .badQuestion(let sentence, let setting):
             return Facts(sentence, .badQuestion, setting: setting)
         case .unreachable(let error):
-            let timedOut = if case .timedOut = error.kind { true } else { false }
+            let timedOut = error.kind == .timedOut
             // OpenSSL's words for an issuer that no trusted CA vouches for.
             let issuer = error.kind == .insecureConnection && error.detail.contains("local issuer certificate")
             return Facts(
@@ -183,6 +337,12 @@ enum Fault: Error, Sendable, Equatable {
         case .notCached(let url):
             return Facts(
                 "\(url.redacted) is not in the cache, and the client is offline", .unavailable, setting: .cacheMode)
+        case .nothingCached(let services, let cacheOff):
+            return Facts(
+                cacheOff
+                    ? "the client is offline with no cache, so nothing can answer for \(services)"
+                    : "nothing is cached from \(services) for this, and the client is offline",
+                .unavailable, setting: .cacheMode)
         case .httpStatus(let status, let url):
             let sentence =
                 switch status {
@@ -241,6 +401,8 @@ enum Fault: Error, Sendable, Equatable {
                 outage.what + (cacheAsked ? ", and the cache holds no answer" : "") + outage.when, .unavailable)
         case .cancelled:
             return Facts("cancelled before an answer came", .cancelled)
+        case .made(let made):
+            return Facts(made.sentence, made.kind, setting: made.setting)
         }
     }
 
@@ -478,18 +640,15 @@ extension Fault {
     /// response begun before the request's time ran out.
     var isSilence: Bool {
         guard case .unreachable(let error) = self, !error.responseBegan else { return false }
-        switch error.kind {
-        case .unknownHost, .connectionRefused, .timedOut: return true
-        default: return false
-        }
+        return [.unknownHost, .connectionRefused, .timedOut].contains(error.kind)
     }
 
     /// What a transport's failure means for the answer.
     init(_ error: TransportError) {
         switch error.kind {
-        case .tooLarge(let limit): self = .tooLarge(url: error.url, .bytes(limit))
+        case .tooLarge: self = .tooLarge(url: error.url, .bytes(error.limit ?? 0))
         case .tooManyHeaders: self = .tooLarge(url: error.url, .headers)
-        case .redirectRefused(let location): self = .redirected(url: error.url, location: location)
+        case .redirectRefused: self = .redirected(url: error.url, location: error.location)
         default: self = .unreachable(error)
         }
     }

@@ -16,14 +16,19 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
     /// URL, as the service writes it.
     case url(URL)
 
-    /// Digits are an id; an `http(s)` URL must be a species of the API at
-    /// one of `roots`; anything else is a name.
-    /// - Throws: a `badQuestion` error for a URL that is no species of
-    ///   `roots`, a blank name or one longer than any.
+    /// The one reading of what a user types (docs/cli.md, "show"): a whole
+    /// number from 1, in digits, is an id; an `http(s)` URL must be a
+    /// species of the API at one of `roots`; anything else is a name, which
+    /// holds a word.
+    /// - Throws: a `badQuestion` error for a number that is no id (`0`,
+    ///   `1.5`, `-1`, `+2`), a URL that is no species of `roots`, or a name
+    ///   with no word (`,`) or longer than any.
     public init(_ text: String, roots: [APIRoot]) throws(SpeciesError) {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int(text) {
+        if let id = SWAPINumber.whole(text), id >= 1 {
             self = .id(id)
+        } else if Self.isNumber(text) {
+            throw SpeciesError(.badQuestion(Self.noID(text), setting: nil))
         } else if ["http://", "https://"].contains(where: text.lowercased().hasPrefix) {
             self = .url(URL(string: text) ?? URL(fileURLWithPath: "/"))
         } else {
@@ -36,6 +41,16 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether `text` reads as a number of some kind (`-1`, `+2`, `1.5`,
+    /// `1e3`), though not as an id.
+    private static func isNumber(_ text: String) -> Bool {
+        text.contains(where: \.isNumber) && text.allSatisfy { "0123456789+-.eE".contains($0) } && Double(text) != nil
+    }
+
+    private static func noID(_ text: String) -> String {
+        "'\(Excerpt.of(text))' is no species id: an id is a whole number from 1"
+    }
+
     /// The query as it is asked of `roots`: a URL as the service it names
     /// writes it.
     /// - Throws: `Fault.badQuestion` or `.notASpeciesURL` for a question
@@ -43,12 +58,10 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
     func checked(roots: [APIRoot]) throws(Fault) -> SpeciesQuery {
         switch self {
         case .id(let id) where id < 1:
-            throw .badQuestion("species ids are numbered from 1, not \(id)", setting: nil)
-        case .name(let name) where name.allSatisfy(\.isWhitespace):
-            throw .badQuestion("a name must hold a word", setting: nil)
-        case .name(let name) where name.count > SpeciesClient.maxNameLength:
-            throw .badQuestion(
-                "a name is at most \(SpeciesClient.maxNameLength) characters, not \(name.count)", setting: nil)
+            throw .badQuestion(Self.noID(String(id)), setting: nil)
+        case .name(let name):
+            if let problem = SearchTerms.problem(with: name) { throw problem }
+            return self
         case .url(let url):
             guard let normalised = roots.lazy.compactMap({ $0.speciesURL(url) }).first else {
                 let expected = (roots.first ?? .swapi).url.withoutCredentials.absoluteString + "species/<id>/"

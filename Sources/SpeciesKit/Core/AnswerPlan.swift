@@ -57,6 +57,10 @@ struct AnswerPlan: Sendable {
     private(set) var failures: [ServiceFailure] = []
     /// The last failure of a stand-in.
     private var standInFailure = Fault.cancelled
+    /// How many caches were asked and held no answer.
+    private var uncached = 0
+    /// The services, as messages name them.
+    private let names: [String]
     /// The services asked again, their cache left unread.
     private var askedAgain: Set<Int> = []
 
@@ -69,7 +73,8 @@ struct AnswerPlan: Sendable {
     init(services: [APIRoot], mode: CachePolicy.Mode, fallback: Bool, hasCache: Bool, outage: Outage? = nil) {
         let caches = hasCache ? services.map(Source.cache) : []
         let builtIn = services.first { Dialect.ofPublicHost($0) != nil }.map { [Source.builtInData($0)] } ?? []
-        let standIns = fallback || mode == .offline ? caches + builtIn : []
+        // Offline, the cache is the source; the built-in data only stands in.
+        let standIns = fallback ? caches + builtIn : mode == .offline ? caches : []
         // Of several services, the last too is followed when something may
         // stand in: a dead network is then found in seconds, not in the
         // whole timeout. A service alone has the whole timeout.
@@ -81,6 +86,7 @@ struct AnswerPlan: Sendable {
                 return Source.service(root, followed: !last || (services.count > 1 && !standIns.isEmpty), retries: last)
             }
         sources = asked + standIns
+        names = services.map(\.origin.authority)
         self.fallback = fallback || mode == .offline
         self.outage = mode == .offline ? nil : outage
         states = Array(repeating: .waiting, count: sources.count)
@@ -106,7 +112,7 @@ struct AnswerPlan: Sendable {
         case .failed(let index, let failure):
             let error = failure.error
             if error == .cancelled || error.kind == .badQuestion { return .fail(error) }
-            if error.kind == .nothingMatched {
+            if error.isAnswer {
                 states[index] = .answeredNothing(error)
             } else if failure.cached, error.kind == .badAnswer, case .service = sources[index],
                 askedAgain.insert(index).inserted
@@ -117,6 +123,7 @@ struct AnswerPlan: Sendable {
             } else {
                 states[index] = .failed
                 if case .service = sources[index] { failures.append(failure) } else { standInFailure = error }
+                if case .notCached = error { uncached += 1 }
             }
         }
         return decide(deadlinePassed: deadlinePassed)
@@ -163,10 +170,14 @@ struct AnswerPlan: Sendable {
     /// services not asked, when they last failed.
     private var finalError: Fault {
         if failures.isEmpty {
-            return outage.map {
-                .outage($0, cacheAsked: sources.contains { if case .cache = $0 { true } else { false } })
+            if let outage {
+                return .outage(outage, cacheAsked: sources.contains { if case .cache = $0 { true } else { false } })
             }
-                ?? standInFailure
+            // Offline and nothing else to ask: no cache, or none that held it.
+            if sources.isEmpty || (uncached > 1 && uncached == sources.count) {
+                return .nothingCached(Phrase.alternatives(names), cacheOff: sources.isEmpty)
+            }
+            return standInFailure
         }
         // Each result made in one expression: Swift 6.3.1 at -O over-releases
         // a payload chosen by `?:` and then boxed by `indirect` (the freed URL

@@ -16,3 +16,19 @@ package struct SearchTerms: Sendable, Equatable {
         return terms.allSatisfy(name.contains)
     }
 }
+
+extension SearchTerms {
+    /// Why `text` can be neither a name nor a search (docs/cli.md, "show"):
+    /// it holds no word, or is longer than any name; nil when it can be.
+    static func problem(with text: String) -> Fault? {
+        if SearchTerms(text).terms.isEmpty {
+            return .badQuestion("'\(Excerpt.of(text))' holds no word, so it names no species", setting: nil)
+        }
+        if text.count > SpeciesClient.maxNameLength {
+            return .badQuestion(
+                "a name or search is at most \(SpeciesClient.maxNameLength) characters, not \(text.count)",
+                setting: nil)
+        }
+        return nil
+    }
+}

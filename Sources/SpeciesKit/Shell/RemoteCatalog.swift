@@ -77,9 +77,10 @@ struct RemoteCatalog: SpeciesCatalog {
     }
 
     /// `page plan: pages 1 to 4 at once (...), then the rest that page 1
-    /// counts`, when a listing of pages goes to the network.
+    /// counts`, when a listing of pages goes to the network: once for each
+    /// service asked, never for a cache alone.
     private func tracePlan(of reader: ListingReader, expected: String) {
-        guard case .species(let limit) = reader.question, attempt.network,
+        guard case .species(let limit) = reader.question, attempt.network, attempt.limits != nil,
             !ListingReader.comesWhole(in: attempt.dialect, search: reader.search)
         else { return }
         let (pages, heldByLimit) = reader.firstAsk

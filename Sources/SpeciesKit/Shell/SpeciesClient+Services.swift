@@ -109,7 +109,7 @@ extension SpeciesClient {
                 step = plan.next(after: event, deadlinePassed: deadline.hasPassed)
                 if case .again = step, case .failed(_, let failure) = event {
                     diagnostics.trace { "asking \(failure.service) again, its cache unread: with it, \(failure.error)" }
-                } else if case .failed(_, let failure) = event, failure.error.kind != .nothingMatched {
+                } else if case .failed(_, let failure) = event, !failure.error.isAnswer {
                     drop(attempts.removeValue(forKey: index), of: plan.sources[index])
                     if case .service(let root, _, _) = plan.sources[index] { gaveUp(on: root, because: failure.error) }
                 }
@@ -135,7 +135,7 @@ extension SpeciesClient {
         do {
             value = try await body(
                 RemoteCatalog(attempt: attempt, serial: configuration.serial, diagnostics: diagnostics))
-        } catch  where error.kind == .nothingMatched {
+        } catch  where error.isAnswer {
             _ = settle(attempt, of: source, after: [], down: nil)
             throw error
         } catch {

@@ -70,13 +70,14 @@ public final class URLSessionTransport: HTTPTransport {
             else { return response }
             guard let followed = Origin(request.url)?.follow(target) else {
                 throw TransportError(
-                    .redirectRefused(location: target.redacted), url: request.url,
-                    detail: "it redirects to another origin (\(target.redacted)); not followed")
+                    .redirectRefused, url: request.url,
+                    detail: "it redirects to another origin (\(target.redacted)); not followed",
+                    location: target.redacted)
             }
             hop.url = followed
         }
         throw TransportError(
-            .redirectRefused(location: nil), url: request.url,
+            .redirectRefused, url: request.url,
             detail: "it redirects more than \(Self.maxRedirects) times")
     }
 
@@ -279,7 +280,7 @@ private final class Exchange: Sendable {
 
     func tooLarge(limit: Int) -> TransportError {
         TransportError(
-            .tooLarge(limit: limit), url: url, detail: "the response is larger than \(ByteCount.describe(limit))")
+            .tooLarge, url: url, detail: "the response is larger than \(ByteCount.describe(limit))", limit: limit)
     }
 
     /// Ends the exchange with what arrived. FoundationNetworking does not
@@ -309,7 +310,7 @@ private final class Exchange: Sendable {
                 let begun = state.withLock { $0.status != nil }
                 return stop(
                     TransportError(
-                        .timedOut(seconds: deadline.seconds), url: url, detail: detail, responseBegan: begun))
+                        .timedOut, url: url, detail: detail, responseBegan: begun, seconds: deadline.seconds))
             }
             try await deadline.sleep(meter == nil ? deadline.secondsLeft : MinimumPace.Meter.interval)
             guard let (begun, bytes) = state.withLock({ $0.finished ? nil : ($0.status != nil, $0.body.count) }) else {
@@ -318,8 +319,8 @@ private final class Exchange: Sendable {
             if let pace = meter?.pace, let why = meter?.shortfall(at: deadline.elapsed, begun: begun, bytes: bytes) {
                 return stop(
                     TransportError(
-                        .timedOut(seconds: begun ? pace.window : pace.firstByte), url: url, detail: why,
-                        responseBegan: begun))
+                        .timedOut, url: url, detail: why, responseBegan: begun,
+                        seconds: begun ? pace.window : pace.firstByte))
             }
         }
     }
@@ -368,7 +369,7 @@ extension TransportError {
         case .cannotFindHost, .dnsLookupFailed:
             self.init(.unknownHost, url: url, detail: "unknown host")
         case .timedOut:
-            self.init(.timedOut(seconds: 0), url: url, detail: "timed out")
+            self.init(.timedOut, url: url, detail: "timed out")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             self.init(.insecureConnection, url: url, detail: message)
