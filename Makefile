@@ -94,7 +94,7 @@ SERVERS = for pid in $$(pgrep -f "$(abspath Tests/Tools)/[s]wapi_server.py"); do
 test:
 	@echo "make install into .build/test-install, for the end-to-end tests of the installed build"
 	@$(TEST_INSTALL)
-	@echo "swift test (about 2 minutes on 2 cores; everything it says is in $(TEST_LOG))"
+	@echo "swift test (about a minute on 2 cores; everything it says is in $(TEST_LOG))"
 	@{ SPECIES_MAKE=1 SPECIES_TEST_RUN=$(TEST_RUN) $(SWIFT) test --disable-xctest $(BUILD_INFO) 2>&1; \
 	  echo $$? > .build/test.status; } | python3 Tests/Tools/test_summary.py $(TEST_LOG)
 	@for wait in 1 2 3 4 5 6 7 8 9 10; do [ -n "$$($(SERVERS))" ] || break; sleep 0.5; done; \
