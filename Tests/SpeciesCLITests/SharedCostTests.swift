@@ -24,7 +24,7 @@ struct SharedCostTests {
     /// the question, the others wait and read what it cached.
     @Test func eightRunsOnOneCacheFolderShareAFetch() async throws {
         let root = try await session.root(delay: 300)
-        let runs = try (0..<8).map { _ in
+        let runs = (0..<8).map { _ in
             Task { try await species(["--base-url", root, "list", "--all-pages", "--json"]) }
         }
         var outputs: [String] = []
