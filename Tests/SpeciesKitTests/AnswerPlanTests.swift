@@ -183,65 +183,91 @@ struct AnswerPlanTests {
                 == [.ask([0]), .ask([1]), .wait])
     }
 
-    /// Every service failed without a sign of life: an outage; one heard
-    /// from, or any failure that is not silence, is none.
-    @Test(arguments: [
-        ([silence, silence], [false, false], true),
-        (
-            [silence, .unreachable(TransportError(.unknownHost, url: url, detail: "unknown host"))], [false, false],
-            true
-        ),
-        (
-            [silence, .unreachable(TransportError(.connectionRefused, url: url, detail: "refused"))], [false, false],
-            true
-        ),
-        ([silence, silence], [false, true], false),
-        ([silence, .httpStatus(503, url: url)], [false, false], false),
-        (
-            [
-                silence,
-                .unreachable(TransportError(.timedOut, url: url, detail: "slow", responseBegan: true, seconds: 3)),
-            ],
-            [false, false], false
-        ),
-        (
-            [silence, .unreachable(TransportError(.insecureConnection, url: url, detail: "expired"))], [false, false],
-            false
-        ),
-    ])
-    func anOutageIsEveryServiceSilent(errors: [Fault], heard: [Bool], outage: Bool) {
-        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
-        _ = Self.steps(
-            &plan, [.quiet(0), Self.failed(0, errors[0], heard: heard[0]), Self.failed(1, errors[1], heard: heard[1])])
-        #expect(plan.foundOutage == outage)
-    }
-
-    /// While the services are down, the stand-ins answer without asking
-    /// them; with none, the error says when they failed.
-    @Test func servicesFoundDownAreNotAsked() {
+    /// A service found down within a minute is asked after what may stand
+    /// in for it: for SWAPI's services the built-in data answers, so they
+    /// are not asked; a copy whose cache holds nothing, or one with nothing
+    /// to stand in, is asked again; a refresh asks as usual.
+    @Test func servicesFoundDownAreAskedAfterWhatMayStandIn() {
         let since = Date(timeIntervalSince1970: 1_000_000)
-        let outage = Outage(services: "swapi.dev and swapi.py4e.com", since: since, now: since.addingTimeInterval(12))
-        var down = AnswerPlan(
-            services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true, outage: outage)
-        #expect(down.sources == [.cache(Self.dev), .cache(Self.py4e), .builtInData(Self.dev)])
-        #expect(down.start() == .ask([0]))
-        var cached = AnswerPlan(services: [Self.copy], mode: .normal, fallback: true, hasCache: true, outage: outage)
+        let now = since.addingTimeInterval(12)
+        let both = [Self.dev.key: since, Self.py4e.key: since.addingTimeInterval(2)]
+        let down = AnswerPlan(
+            services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true, down: both, now: now)
         #expect(
-            Self.steps(&cached, [Self.failed(0, .notCached(url: Self.url))]).last
-                == .fail(.outage(outage, cacheAsked: true)))
-        var strict = AnswerPlan(
-            services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true, outage: outage)
-        #expect(strict.sources.isEmpty)
-        #expect(strict.start() == .fail(.outage(outage, cacheAsked: false)))
+            down.sources == [
+                .cache(Self.dev), .cache(Self.py4e), .builtInData(Self.dev),
+                .service(Self.dev, followed: true, retries: false), .service(Self.py4e, followed: false, retries: true),
+            ])
         #expect(
-            SpeciesError(.outage(outage, cacheAsked: false)).description
-                == "swapi.dev and swapi.py4e.com did not answer 12 s ago; asked again in 48 s, or at once on a refresh")
+            down.notice(for: 2, new: false, fetched: now, now: now)
+                == "swapi.dev and swapi.py4e.com did not answer 12 s ago: answering from the SWAPI data built in "
+                + "(recorded \(BundledCatalog.recorded)); asked again in 48 s, or at once on a refresh")
+        let one = AnswerPlan(
+            services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true, down: [Self.dev.key: since],
+            now: now)
         #expect(
-            SpeciesError(.outage(outage, cacheAsked: true)).description
-                == "swapi.dev and swapi.py4e.com did not answer 12 s ago, and the cache holds no answer; "
-                + "asked again in 48 s, or at once on a refresh")
+            one.sources == [
+                .service(Self.py4e, followed: true, retries: true), .cache(Self.dev), .cache(Self.py4e),
+                .builtInData(Self.dev), .service(Self.dev, followed: false, retries: false),
+            ], "the other first, then what stands in")
+        var cached = AnswerPlan(
+            services: [Self.copy], mode: .normal, fallback: true, hasCache: true, down: [Self.copy.key: since], now: now
+        )
+        #expect(
+            Self.steps(&cached, [Self.failed(0, .notCached(url: Self.url))]) == [.ask([0]), .ask([1])],
+            "its cache holds nothing: the copy is asked again")
+        let strict = AnswerPlan(
+            services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true, down: both, now: now)
+        #expect(
+            strict.sources
+                == [
+                    .service(Self.dev, followed: true, retries: false),
+                    .service(Self.py4e, followed: false, retries: true),
+                ],
+            "nothing else can answer: asked")
+        let first = AnswerPlan(
+            services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true,
+            down: [Self.dev.key: since],
+            now: now)
+        #expect(
+            first.sources == [
+                .service(Self.py4e, followed: true, retries: true), .service(Self.dev, followed: false, retries: false),
+            ], "asked last")
+        for (mode, at) in [(CachePolicy.Mode.refresh, now), (.normal, since.addingTimeInterval(60))] {
+            let asked = AnswerPlan(
+                services: [Self.dev], mode: mode, fallback: true, hasCache: true, down: [Self.dev.key: since], now: at)
+            #expect(asked.sources.first == .service(Self.dev, followed: false, retries: true), "\(mode), \(at)")
+        }
         #expect(Outage.isRecent(since, now: since.addingTimeInterval(59)))
         #expect(!Outage.isRecent(since, now: since.addingTimeInterval(60)))
         #expect(!Outage.isRecent(since, now: since.addingTimeInterval(-1)), "a clock set back")
+    }
+
+    /// A run whose clock ran out while another run held the lock asks no
+    /// service, and says so, never "cancelled" or "offline"; one whose clock
+    /// ran out before it could ask says that.
+    @Test func outOfTimeIsSaidAsItHappened() {
+        var waited = AnswerPlan(
+            services: [Self.copy], mode: .normal, fallback: false, hasCache: true, waited: 1, timeout: 1)
+        let error = Fault.outOfTime("127.0.0.1:9", seconds: 1, waited: 1)
+        #expect(Self.steps(&waited, []) == [.fail(error)])
+        #expect(
+            SpeciesError(error).description
+                == "the 1 s timeout ran out while another run asked 127.0.0.1:9 the same")
+        #expect(SpeciesError(error).kind == .unavailable && SpeciesError(error).setting == .timeout)
+        var standIn = AnswerPlan(
+            services: [Self.dev], mode: .normal, fallback: true, hasCache: false, waited: 2, timeout: 2)
+        #expect(Self.steps(&standIn, []) == [.ask([1])])
+        #expect(
+            standIn.notice(for: 1, new: false, fetched: Date(), now: Date())
+                == "the 2 s timeout ran out while another run asked swapi.dev the same: answering from the SWAPI data "
+                + "built in (recorded \(BundledCatalog.recorded))")
+        var late = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        #expect(
+            late.start(deadlinePassed: true)
+                == .fail(.outOfTime("swapi.dev and swapi.py4e.com", seconds: 15, waited: nil)))
+        var offline = AnswerPlan(services: [Self.dev], mode: .offline, fallback: true, hasCache: false)
+        _ = offline.start()
+        #expect(offline.notice(for: 0, new: false, fetched: Date(), now: Date())?.hasPrefix("offline: ") == true)
     }
 }

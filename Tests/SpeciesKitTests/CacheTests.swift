@@ -284,7 +284,8 @@ struct CachePolicyTests {
             diagnostics: RecordingDiagnostics(), jitter: { 0.5 })
         let limits = RequestLimits(deadline: Deadline(seconds: 60, time: time))
         return Attempt(
-            .swapi, limits: mode == .offline ? nil : limits, dialect: .drf, fetching: fetching, readsCache: readsCache)
+            .swapi, limits: mode == .offline ? nil : limits, dialect: .drf, mode: mode, fetching: fetching,
+            readsCache: readsCache)
     }
 
     /// A body read as a species, and kept, as a whole answer is; anything

@@ -384,6 +384,36 @@ struct PublicAPITests {
         #expect(try await session.requests(delay: 1000).count == 1, "one fetch, not stopped by the cancelled caller")
     }
 
+    /// Issue 48: a view that appears and disappears fifty times (a task
+    /// that asks, cancelled at once) costs one fetch: the fetch outlives its
+    /// last caller, the next joins it, and the next appearance answers.
+    @Test func aViewThatAppearsAndDisappearsFiftyTimesCostsOneFetch() async throws {
+        let root = try #require(APIRoot(try await session.root(delay: 300)))
+        let client = sharing(root)
+        for appearance in 0..<50 {
+            let view = Task { try await client.allSpecies() }
+            if appearance == 0 { _ = try await session.requests(delay: 300, atLeast: 1) }
+            view.cancel()
+            _ = await view.result
+        }
+        let shown = try await client.allSpecies()
+        #expect(shown.value.count == 37 && shown.source == .service(root))
+        #expect(try await session.requests(delay: 300).count <= 8, "at most two fetches")
+    }
+
+    /// Issue 48: a service found down is asked again by the same client
+    /// when nothing else can answer, and answers once it is back.
+    @Test func aServiceFoundDownIsAskedAgainWhenNothingElseCanAnswer() async throws {
+        // Its first request hangs, the others are answered.
+        let root = try #require(APIRoot(try await session.root(fault: "hang", faulty: 1)))
+        let client = SpeciesClient(configuration: .init(roots: [root], timeout: 4, retries: 0))
+        let asked = Task { await error { () throws(SpeciesError) in _ = try await client.species(.id(3)) } }
+        _ = try await session.requests(fault: "hang", faulty: 1, atLeast: 1)
+        let down = await asked.value
+        #expect(down?.kind == .unavailable && down?.setting == .timeout, "\(String(describing: down))")
+        #expect(try await client.species(.id(3)).value.name == "Wookie")
+    }
+
     /// Two questions at once: each its own answer.
     @Test func twoQuestionsAtOnceAreEachTheirOwn() async throws {
         let root = try #require(APIRoot(try await session.root(delay: 300)))

@@ -129,7 +129,7 @@ struct RetryTests {
             jitter: { 0.5 })
         let limits = RequestLimits(deadline: Deadline(seconds: timeout, time: time), retries: retries)
         do {
-            _ = try await Attempt(.swapi, limits: limits, dialect: .drf, fetching: fetching).get(url)
+            _ = try await Attempt(.swapi, limits: limits, dialect: .drf, mode: .normal, fetching: fetching).get(url)
             return (200, timed.requests.count)
         } catch Fault.httpStatus(let status, _), Fault.notSWAPI(_, let status?) {
             return (status, timed.requests.count)

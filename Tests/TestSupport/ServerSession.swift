@@ -10,32 +10,35 @@ public struct ServerSession: Sendable {
         self.server = server
     }
 
-    /// `http://127.0.0.1:PORT/<session>/[fault=F/][faulty=N/][delay=MS/][gate=N/][dialect=D/]api/`;
+    /// `http://127.0.0.1:PORT/<session>/[fault=F/][faulty=N/][sound=N/][delay=MS/][gate=N/][dialect=D/]api/`;
     /// `dialect` drf is the server's own; `faulty`, the requests the fault
-    /// spoils before the service is healthy.
+    /// spoils before the service is healthy; `sound`, the requests answered
+    /// before the fault begins.
     public func root(
-        fault: String? = nil, faulty: Int? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil
+        fault: String? = nil, faulty: Int? = nil, sound: Int? = nil, delay: Int? = nil, gate: Int? = nil,
+        dialect: String? = nil
     ) async throws -> String {
         try await server.value.root(
-            session: path(fault: fault, faulty: faulty, delay: delay, gate: gate),
+            session: path(fault: fault, faulty: faulty, sound: sound, delay: delay, gate: gate),
             dialect: dialect == "drf" ? nil : dialect)
     }
 
     /// The paths requested under that root so far, in order; with
     /// `agents`, the `User-Agent` of each.
     public func requests(
-        fault: String? = nil, delay: Int? = nil, gate: Int? = nil, dialect: String? = nil, atLeast count: Int = 0,
-        agents: Bool = false
+        fault: String? = nil, faulty: Int? = nil, sound: Int? = nil, delay: Int? = nil, gate: Int? = nil,
+        dialect: String? = nil, atLeast count: Int = 0, agents: Bool = false
     ) async throws -> [String] {
         let dialect = dialect == "drf" ? nil : dialect
         return try await server.value.requests(
-            session: path(fault: fault, delay: delay, gate: gate) + (dialect.map { "/dialect=\($0)" } ?? ""),
+            session: path(fault: fault, faulty: faulty, sound: sound, delay: delay, gate: gate)
+                + (dialect.map { "/dialect=\($0)" } ?? ""),
             atLeast: count, agents: agents)
     }
 
-    private func path(fault: String?, faulty: Int? = nil, delay: Int?, gate: Int?) -> String {
+    private func path(fault: String?, faulty: Int?, sound: Int?, delay: Int?, gate: Int?) -> String {
         name + (fault.map { "/fault=\($0)" } ?? "") + (faulty.map { "/faulty=\($0)" } ?? "")
-            + (delay.map { "/delay=\($0)" } ?? "")
+            + (sound.map { "/sound=\($0)" } ?? "") + (delay.map { "/delay=\($0)" } ?? "")
             + (gate.map { "/gate=\($0)" } ?? "")
     }
 }

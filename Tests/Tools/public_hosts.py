@@ -16,7 +16,9 @@ swapi_server.py's, {"swapi.info": {"down": true}} serves nothing there
 connections and never answers, as a black hole of a firewall does.
 
 RUNS is a JSON list of argument lists. Each runs the executable SPECIES
-with a clean environment and the cache folder CACHE. The tool prints one
+with a clean environment and the cache folder CACHE; an entry
+{"together": N, "arguments": [...]} starts N runs of it at once, and each
+is reported with the seconds from their start to its end. The tool prints one
 JSON object: for each run, its status, stdout and stderr, the seconds it
 took, and how many connections each host had accepted by its end. Python 3
 standard library only.
@@ -91,16 +93,22 @@ def main():
     environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work, "LANG": "C.UTF-8",
                    "XDG_CACHE_HOME": cache, "SWIFT_BACKTRACE": "enable=no"}
     results = []
-    for arguments in runs:
+    for entry in runs:
+        # An argument list runs once; {"together": N, "arguments": [...]}
+        # starts N runs of it at once.
+        arguments, together = (entry["arguments"], entry["together"]) if isinstance(entry, dict) else (entry, 1)
         started = time.monotonic()
-        finished = subprocess.run([species] + arguments, env=environment, capture_output=True, text=True, timeout=120)
-        seconds = time.monotonic() - started
-        connections = {}
-        for host, log, _ in servers:
-            with open(log) as file:
-                connections[host] = len(file.readlines())
-        results.append({"arguments": arguments, "status": finished.returncode, "stdout": finished.stdout,
-                        "stderr": finished.stderr, "seconds": seconds, "connections": connections})
+        children = [subprocess.Popen([species] + arguments, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True) for _ in range(together)]
+        for child in children:
+            stdout, stderr = child.communicate(timeout=120)
+            seconds = time.monotonic() - started
+            connections = {}
+            for host, log, _ in servers:
+                with open(log) as file:
+                    connections[host] = len(file.readlines())
+            results.append({"arguments": arguments, "status": child.returncode, "stdout": stdout,
+                            "stderr": stderr, "seconds": seconds, "connections": connections})
     for _, _, server in servers:
         if isinstance(server, socket.socket):
             server.close()

@@ -22,7 +22,8 @@ that session (with ?wait=N, once there are N, or after 10 minutes; with
 ?agents=1, the User-Agent of each instead). Segments of the session choose how it behaves:
 `dialect=tech`, `delay=MS` (each answer waits MS milliseconds), `faulty=N`
 (the fault applies to the session's first N requests only; then it is
-healthy), `gate=N`
+healthy), `sound=N` (the session's first N requests are healthy; then the
+fault applies), `gate=N`
 (requests are answered N at a time: each waits until the session's count of
 requests reaches the next multiple of N, so that a client that asks for N
 pages in one round trip passes, and one that waits for an answer first gets
@@ -370,6 +371,8 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(delay)
         fault = settings.get("fault", server.fault)
         if "faulty" in settings and count > int(settings["faulty"]):
+            fault = None
+        if "sound" in settings and count <= int(settings["sound"]):
             fault = None
         dialect = settings.get("dialect", server.dialect)
         if fault and fault not in FAULTS or dialect not in ("drf", "tech", "info"):

@@ -2,7 +2,7 @@ import Foundation
 
 /// The API root, such as `https://swapi.dev/api/`; species live at
 /// `<root>species/`.
-public struct APIRoot: Sendable, Equatable, CustomStringConvertible {
+public struct APIRoot: Sendable, Hashable, CustomStringConvertible {
     /// swapi.dev, the first of SWAPI's public services.
     public static let swapi = APIRoot(checked: "https://swapi.dev/api/")
 
@@ -97,6 +97,18 @@ public struct APIRoot: Sendable, Equatable, CustomStringConvertible {
 
     /// `https://swapi.dev/api/`, with a password as `***`.
     public var description: String { url.redacted }
+
+    /// The root as the cache folder keys what it remembers of the service:
+    /// its URL without credentials.
+    var key: String { url.withoutCredentials.absoluteString }
+
+    /// `swapi.dev`: how messages name the service, its host (and port), or,
+    /// when another of `services` has the same, its root without the scheme.
+    func name(among services: [APIRoot]) -> String {
+        let authority = origin.authority
+        guard services.contains(where: { $0 != self && $0.origin.authority == authority }) else { return authority }
+        return authority + path
+    }
 
     /// Whether a link written under `root` (`ResourceReference.parse`) is
     /// under this API root: at its origin, or at its host's other scheme

@@ -43,8 +43,10 @@ public struct RequestLimits: Sendable {
 /// than `bytesPerSecond` over `window` seconds, as curl's `--speed-limit`
 /// and `--speed-time` ask.
 public struct MinimumPace: Sendable, Equatable {
-    /// What a service of a list that others follow must keep up.
-    public static let followed = MinimumPace(firstByte: 3, bytesPerSecond: 1024, window: 3)
+    /// What a service of a list that others follow must keep up at the
+    /// default timeout; the client gives each a fifth of its
+    /// ``SpeciesClient/Configuration/timeout`` when that is longer.
+    public static let followed = TimeLimits(timeout: SpeciesClient.Configuration.defaultTimeout).pace
 
     /// Seconds within which the response must begin.
     public var firstByte: Double
@@ -61,11 +63,9 @@ public struct MinimumPace: Sendable, Equatable {
     }
 
     /// Looks at a response as it comes, and says when it falls below the
-    /// pace. Times are seconds on the request's clock.
+    /// pace, looked at every `TimeLimits.paceLook`. Times are seconds on
+    /// the request's clock.
     struct Meter {
-        /// How often a transport looks.
-        static let interval = 0.25
-
         let pace: MinimumPace
         let start: Double
         /// The body's length at each look since the response began, over the last window.

@@ -118,9 +118,8 @@ public struct SpeciesClient: Sendable {
     let cache: ResponseCache?
     /// What each attempt is handed.
     var fetching: Fetching
-    let memory: Memory
-    /// The answers its callers share.
-    let shared = SharedAnswers()
+    /// What its callers share, and what it remembers (`Memory`).
+    let shared: SharedAnswers
 
     /// A client of the services of `configuration`.
     ///
@@ -150,10 +149,12 @@ public struct SpeciesClient: Sendable {
             transport: transport ?? URLSessionTransport(maxResponseSize: size, userAgent: configuration.userAgent),
             cache: cache, policy: configuration.cache, maxResponseSize: size, time: ClientTime(clock),
             diagnostics: diagnostics, jitter: { Double.random(in: 0..<1) })
-        memory = Memory(cache: cache)
+        shared = SharedAnswers(Memory(maxAge: configuration.cache.maxAge, hasCache: cache != nil))
     }
 
     var time: ClientTime { fetching.time }
+    /// Every time limit, from the one timeout.
+    var limits: TimeLimits { TimeLimits(timeout: configuration.timeout, stagger: configuration.attemptDelay) }
 
     /// Page `number`, from 1, of the species, or of those whose name
     /// matches `search`: every word of it is part of the name, ignoring case.
@@ -235,11 +236,13 @@ public struct SpeciesClient: Sendable {
         if let problem = configuration.problem() ?? problems.lazy.compactMap({ $0 }).first {
             throw SpeciesError(problem)
         }
-        // A refresh revalidates what it uses, and offline no service answers.
-        let keeps = configuration.cache.mode == .normal ? configuration.cache.maxAge : nil
-        let shared = await shared.answer(to: question, maxAge: keeps, now: { [time] in time.now }) { isolation in
+        let mode = configuration.cache.mode
+        let shared = await shared.answer(
+            to: question, mode: mode, lifetime: configuration.cache.maxAge, now: time.now
+        ) { flight, isolation in
             do throws(Fault) {
-                return .success(try await firstWholeAnswer(question, body, isolation: isolation))
+                return .success(
+                    try await firstWholeAnswer(question, mode: mode, flight: flight, body, isolation: isolation))
             } catch {
                 return .failure(error)
             }

@@ -215,10 +215,10 @@ enum Fault: Error, Sendable, Equatable {
     /// The API could not answer, and nothing stood in for it: the cache
     /// had no answer, and the built-in data is SWAPI's, not this host's.
     indirect case unanswered(Fault, host: String)
-    /// No service was asked, as none showed a sign of life a moment before,
-    /// and nothing stood in for them: the cache, when `cacheAsked`, had no
-    /// answer.
-    case outage(Outage, cacheAsked: Bool)
+    /// The timeout of `seconds` ran out before these services were asked:
+    /// while the answer `waited` that long for another run that asked them
+    /// the same, or, nil, at once.
+    case outOfTime(String, seconds: Double, waited: Double?)
     /// The task that asked was cancelled before an answer came.
     case cancelled
     /// One made by a caller.
@@ -396,9 +396,12 @@ enum Fault: Error, Sendable, Equatable {
             return Facts(Self.describe(failures), .unavailable)
         case .unanswered(let cause, let host):
             return Facts("the cache holds no answer from \(host)", cause.facts.kind, setting: cause.facts.setting)
-        case .outage(let outage, let cacheAsked):
+        case .outOfTime(let services, let seconds, let waited):
             return Facts(
-                outage.what + (cacheAsked ? ", and the cache holds no answer" : "") + outage.when, .unavailable)
+                waited == nil
+                    ? "the \(TimeSpan.exactly(seconds)) timeout left no time to ask \(services)"
+                    : "the \(TimeSpan.exactly(seconds)) timeout ran out while another run asked \(services) the same",
+                .unavailable, setting: .timeout)
         case .cancelled:
             return Facts("cancelled before an answer came", .cancelled)
         case .made(let made):
@@ -618,20 +621,22 @@ struct ServiceFailure: Sendable, Equatable {
     /// What it had sent before it failed, and was dropped: `1 page, which
     /// is dropped`; empty when it sent nothing.
     var dropped: String
-    /// It showed no sign of life: nothing was heard from it, and its
-    /// failure is silence (`Fault.isSilence`).
-    var silent: Bool
+    /// Anything came from it: a response, or a failure that is not silence.
+    var heard: Bool
     /// Its cache answered part of it.
     var cached: Bool
+    /// Seconds from when it was asked to its failure, when nothing was heard.
+    var quiet: Double
 
     /// A failure of `service`, having sent what `dropped` says; `heard`,
-    /// when anything came from it; `cached`, when its cache answered part.
-    init(service: String, error: Fault, dropped: String = "", heard: Bool = true, cached: Bool = false) {
-        self.service = service
-        self.error = error
-        self.dropped = dropped
-        silent = !heard && error.isSilence
-        self.cached = cached
+    /// when anything came from it, else `quiet` seconds of silence;
+    /// `cached`, when its cache answered part.
+    init(
+        service: String, error: Fault, dropped: String = "", heard: Bool = true, cached: Bool = false,
+        quiet: Double = 0
+    ) {
+        (self.service, self.error, self.dropped, self.heard, self.cached) = (service, error, dropped, heard, cached)
+        self.quiet = heard ? 0 : quiet
     }
 }
 

@@ -49,47 +49,84 @@ struct AnswerPlan: Sendable {
 
     let sources: [Source]
     private let fallback: Bool
-    /// When the services last failed without a sign of life, if they are
-    /// not asked for it.
+    private let mode: CachePolicy.Mode
+    /// The services found down a moment ago, asked after what may stand in
+    /// for them.
     private let outage: Outage?
+    /// Seconds this answer waited for another run's lock, when its clock
+    /// ran out meanwhile; then no service is asked.
+    private let waited: Double?
+    /// The deadline's length, for messages.
+    private let timeout: Double
     private var states: [State]
     /// Of the services asked, in the order they failed.
     private(set) var failures: [ServiceFailure] = []
+    /// The services the deadline left no time for.
+    private var unasked: [String] = []
     /// The last failure of a stand-in.
     private var standInFailure = Fault.cancelled
     /// How many caches were asked and held no answer.
     private var uncached = 0
-    /// The services, as messages name them.
-    private let names: [String]
+    /// The services of the list, in its order.
+    private let services: [APIRoot]
     /// The services asked again, their cache left unread.
     private var askedAgain: Set<Int> = []
 
     /// - Parameters:
     ///   - services: in the order they are asked.
     ///   - hasCache: whether the client has a cache folder.
-    ///   - outage: when the services last failed without a sign of life,
-    ///     when that is recent enough that they are not asked
-    ///     (`Outage.isRecent`); nil asks them.
-    init(services: [APIRoot], mode: CachePolicy.Mode, fallback: Bool, hasCache: Bool, outage: Outage? = nil) {
+    ///   - down: when each service (by `APIRoot.key`) was last found down.
+    ///     One found down within `TimeLimits.outage` of `now` is asked
+    ///     after the others and what may stand in for it (docs/cli.md,
+    ///     "What is remembered"); a refresh asks it as usual.
+    ///   - waited: seconds spent waiting for another run's lock, when the
+    ///     clock ran out meanwhile: no service is asked.
+    init(
+        services: [APIRoot], mode: CachePolicy.Mode, fallback: Bool, hasCache: Bool, down: [String: Date] = [:],
+        waited: Double? = nil, timeout: Double = SpeciesClient.Configuration.defaultTimeout,
+        now: Date = Date(timeIntervalSince1970: 0)
+    ) {
         let caches = hasCache ? services.map(Source.cache) : []
         let builtIn = services.first { Dialect.ofPublicHost($0) != nil }.map { [Source.builtInData($0)] } ?? []
         // Offline, the cache is the source; the built-in data only stands in.
         let standIns = fallback ? caches + builtIn : mode == .offline ? caches : []
-        // Of several services, the last too is followed when something may
-        // stand in: a dead network is then found in seconds, not in the
-        // whole timeout. A service alone has the whole timeout.
-        let asked: [Source] =
-            mode == .offline || outage != nil
-            ? []
-            : services.enumerated().map { index, root in
-                let last = index == services.count - 1
-                return Source.service(root, followed: !last || (services.count > 1 && !standIns.isEmpty), retries: last)
-            }
-        sources = asked + standIns
-        names = services.map(\.origin.authority)
+        // A refresh asks them all, and offline asks none. One found down
+        // a moment ago is asked after what may stand in for it.
+        let recent = services.filter { mode == .normal && down[$0.key].map { Outage.isRecent($0, now: now) } ?? false }
+        let first = mode == .offline ? [] : services.filter { !recent.contains($0) }
+        let asked = first + recent
+        // Of several services, the last asked before the stand-ins is
+        // followed by them: a dead network is then found in seconds, not in
+        // the whole timeout. A service alone has the whole timeout. The last
+        // not found down retries.
+        let service = { (index: Int, root: APIRoot) in
+            Source.service(
+                root,
+                followed: index < asked.count - 1 || (index < first.count && services.count > 1 && !standIns.isEmpty),
+                retries: index == (first.isEmpty ? asked.count : first.count) - 1)
+        }
+        sources = first.enumerated().map(service) + standIns + recent.enumerated().map { service($0 + first.count, $1) }
+        self.services = services
+        self.mode = mode
         self.fallback = fallback || mode == .offline
-        self.outage = mode == .offline ? nil : outage
+        outage =
+            standIns.isEmpty
+            ? nil
+            : recent.compactMap { down[$0.key] }.min().map {
+                Outage(
+                    services: Phrase.alternatives(recent.map { $0.name(among: services) }, conjunction: "and"),
+                    since: $0, now: now)
+            }
+        (self.waited, self.timeout) = (waited, timeout)
         states = Array(repeating: .waiting, count: sources.count)
+    }
+
+    /// What comes before any source is asked (docs/cli.md, "Which service
+    /// answers"): the first service's fresh cache alone, which needs no
+    /// lock, no stagger and no thread; then, when services may be asked and
+    /// runs share a cache folder, the question's lock.
+    static func prelude(first: APIRoot?, mode: CachePolicy.Mode, hasCache: Bool) -> (fresh: APIRoot?, locks: Bool) {
+        (hasCache && mode == .normal ? first : nil, hasCache && mode != .offline)
     }
 
     /// The first step.
@@ -137,13 +174,6 @@ struct AnswerPlan: Sendable {
         }
     }
 
-    /// Whether every service was asked and failed, and none showed a sign
-    /// of life: the network, or every service, is down (`Outage`).
-    var foundOutage: Bool {
-        let services = sources.indices.filter { if case .service = sources[$0] { true } else { false } }
-        return !services.isEmpty && failures.count == services.count && failures.allSatisfy(\.silent)
-    }
-
     /// The first source, in order, that has not failed decides: its answer
     /// is taken, it is waited for, or it is asked; a service the deadline
     /// leaves no time for is not asked.
@@ -154,8 +184,9 @@ struct AnswerPlan: Sendable {
             case .answeredNothing(let error): return .answer(first, error)
             case .asked: return .wait
             case .waiting, .failed:
-                if case .service = sources[first], deadlinePassed {
+                if case .service(let root, _, _) = sources[first], deadlinePassed || waited != nil {
                     states[first] = .failed
+                    unasked.append(root.name(among: services))
                     continue
                 }
                 states[first] = .asked
@@ -166,16 +197,21 @@ struct AnswerPlan: Sendable {
     }
 
     /// Why nothing answered: the one service's error, or every service's;
-    /// with a fallback, that the cache held no answer either; with the
-    /// services not asked, when they last failed.
+    /// with a fallback, that the cache held no answer either; with services
+    /// not asked, that no time was left.
     private var finalError: Fault {
         if failures.isEmpty {
-            if let outage {
-                return .outage(outage, cacheAsked: sources.contains { if case .cache = $0 { true } else { false } })
+            if !unasked.isEmpty {
+                let services = Phrase.alternatives(unasked, conjunction: "and")
+                return fallback
+                    ? .unanswered(
+                        .outOfTime(services, seconds: timeout, waited: waited),
+                        host: unasked.count == 1 ? services : "any of them")
+                    : .outOfTime(services, seconds: timeout, waited: waited)
             }
             // Offline and nothing else to ask: no cache, or none that held it.
             if sources.isEmpty || (uncached > 1 && uncached == sources.count) {
-                return .nothingCached(Phrase.alternatives(names), cacheOff: sources.isEmpty)
+                return .nothingCached(Phrase.alternatives(services.map(\.origin.authority)), cacheOff: sources.isEmpty)
             }
             return standInFailure
         }
@@ -188,34 +224,34 @@ struct AnswerPlan: Sendable {
         }
         return fallback ? .unanswered(.noServiceAnswered(failures), host: "any of them") : .noServiceAnswered(failures)
     }
-}
 
-/// A network that no service answers on, found once (docs/cli.md, "When the
-/// API cannot answer"): every service of a list failed without a sign of
-/// life `since`. For `window` seconds after, the cache and the built-in data
-/// answer at once, without asking them, as a circuit breaker does.
-struct Outage: Equatable, Sendable {
-    /// A minute.
-    static let window = 60.0
-
-    /// `swapi.dev and swapi.info`: the services, as messages name them.
-    let services: String
-    let since: Date
-    let now: Date
-
-    /// Whether services that failed at `date` are not asked at `now`.
-    static func isRecent(_ date: Date, now: Date) -> Bool {
-        CachePolicy.isFresh(date, now: now, maxAge: window)
-    }
-
-    /// `swapi.dev did not answer 12 s ago`.
-    var what: String {
-        "\(services) did not answer \(TimeSpan.describe(now.timeIntervalSince(since))) ago"
-    }
-
-    /// `; asked again in 48 s, or at once on a refresh`: the time since
-    /// rounded as `what` rounds it.
-    var when: String {
-        "; asked again in \(TimeSpan.describe(Self.window - now.timeIntervalSince(since).rounded(.up))), or at once on a refresh"
+    /// What is said of the answer of source `index`, if anything
+    /// (docs/cli.md, "When the API cannot answer"): why the services before
+    /// it gave way, or were not asked, and what answered, how old. A
+    /// service's answer is news only when it is `new` (not the one that
+    /// answered before) and others gave way first.
+    func notice(for index: Int, new: Bool, fetched: Date, now: Date) -> String? {
+        let timeUp =
+            unasked.isEmpty
+            ? nil
+            : Fault.outOfTime(Phrase.alternatives(unasked, conjunction: "and"), seconds: timeout, waited: waited)
+                .sentence
+        let why =
+            [failures.isEmpty ? nil : Fault.describe(failures), outage?.what, timeUp].compactMap { $0 }.joined(
+                separator: "; ")
+        let reason = why.isEmpty ? "offline" : why
+        let asked = outage?.when ?? ""
+        switch sources[index] {
+        case .service(let root, _, _):
+            return new && !failures.isEmpty
+                ? "\(Fault.describe(failures)); answered by \(root.name(among: services))" : nil
+        case .cache(let root):
+            guard !failures.isEmpty || outage != nil || !unasked.isEmpty else { return nil }
+            let cache = services.count == 1 ? "the cache" : "the cache of \(root.name(among: services))"
+            return
+                "\(reason): answering from \(cache), as fetched \(TimeSpan.describe(now.timeIntervalSince(fetched))) ago\(asked)"
+        case .builtInData:
+            return "\(reason): answering from the SWAPI data built in (recorded \(BundledCatalog.recorded))\(asked)"
+        }
     }
 }

@@ -49,11 +49,12 @@ struct Retrying {
         return .retry(after: wait, asked: false, because: error.detail)
     }
 
-    /// The wait before retry `attempt` (from 0): half a second doubled each
-    /// time, at most 8 s, then scaled by a factor from 0.5 to 1 (`unit` is
-    /// uniform in 0..<1) so that clients do not retry in step.
+    /// The wait before retry `attempt` (from 0): `TimeLimits.backoff`,
+    /// scaled by a factor from 0.5 to 1 (`unit` is uniform in 0..<1) so
+    /// that clients do not retry in step.
     static func backoff(attempt: Int, unit: Double) -> Double {
-        min(8, 0.5 * pow(2, Double(min(attempt, 30)))) * (0.5 + unit / 2)
+        let (first, longest) = TimeLimits.backoff
+        return min(longest, first * pow(2, Double(min(attempt, 30)))) * (0.5 + unit / 2)
     }
 }
 

@@ -42,6 +42,9 @@ final class Attempt: Sendable {
         /// Anything came from the source: a body, an HTTP status, a failure
         /// that is not silence.
         var heard = false
+        /// The service itself answered a request: a response came from the
+        /// network.
+        var reached = false
         /// Of the bodies handed over.
         var bytes = 0
     }
@@ -54,21 +57,32 @@ final class Attempt: Sendable {
 
     /// Whether a request may be sent: false, only fresh entries answer.
     let network: Bool
+    /// When it began, on the client's clock.
+    private let began: Duration
 
     /// - Parameters:
     ///   - dialect: the service's, as far as the client knows it.
+    ///   - mode: how the answer uses the cache (`.refresh` revalidates).
     ///   - network: false for the fresh cache alone.
     ///   - readsCache: false to ask the service for everything.
     init(
-        _ root: APIRoot, limits: RequestLimits?, dialect: Dialect, fetching: Fetching, network: Bool = true,
-        readsCache: Bool = true
+        _ root: APIRoot, limits: RequestLimits?, dialect: Dialect, mode: CachePolicy.Mode, fetching: Fetching,
+        network: Bool = true, readsCache: Bool = true
     ) {
         self.root = root
         self.limits = limits
         self.network = network
         self.fetching = fetching
-        held = Mutex(Held(dialect: dialect, revalidate: fetching.policy.mode == .refresh, bypass: !readsCache))
+        began = fetching.time.elapsed()
+        held = Mutex(Held(dialect: dialect, revalidate: mode == .refresh, bypass: !readsCache))
     }
+
+    /// Whether the service itself answered a request.
+    var reached: Bool { held.withLock { $0.reached } }
+
+    /// Seconds since it began: how long a source that showed no sign of
+    /// life was silent.
+    var quiet: Double { ClientTime.seconds(fetching.time.elapsed() - began) }
 
     /// The dialect of the service, as this attempt knows it.
     var dialect: Dialect { held.withLock { $0.dialect } }
@@ -155,7 +169,7 @@ final class Attempt: Sendable {
             let step: Retrying.Step
             do {
                 let response = try await fetching.transport.send(request)
-                held.withLock { $0.heard = true }
+                held.withLock { ($0.heard, $0.reached) = (true, true) }
                 let revalidated = response.status == 304 && request.headers.keys.contains { $0.hasPrefix("If-") }
                 fetching.diagnostics.trace {
                     "GET \(url.redacted): \(response.status) \(HTTPStatusText.reason(response.status)), \(response.body.count) bytes, "

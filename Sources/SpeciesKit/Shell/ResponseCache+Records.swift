@@ -25,7 +25,7 @@ extension ResponseCache {
 
     /// Remembers that `root` answers the list `roots`, since `since`.
     func remember(_ root: APIRoot, answering roots: [APIRoot], since: Date, at now: Date) throws(Failure) {
-        try remember(Self.name(root) + "\n" + String(since.timeIntervalSince1970), as: Self.serviceKey(roots), at: now)
+        try remember(root.key + "\n" + String(since.timeIntervalSince1970), as: Self.serviceKey(roots), at: now)
     }
 
     /// The dialect `root` answered in, as remembered.
@@ -37,20 +37,22 @@ extension ResponseCache {
         try remember(dialect.rawValue, as: Self.dialectKey(root), at: now)
     }
 
-    /// When every service of the list `roots` last failed without a sign of
-    /// life (`Outage`); nil when no record says so, or it does not read.
-    func outage(of roots: [APIRoot]) -> Date? {
-        record(Self.outageKey(roots))?.written
+    /// When each service of `roots` was last found down (`Memory`), by its
+    /// key; a record that does not read is none.
+    func outages(of roots: [APIRoot]) -> [String: Date] {
+        Dictionary(roots.compactMap { root in record(Self.outageKey(root.key)).map { (root.key, $0.written) } }) {
+            max($0, $1)
+        }
     }
 
-    /// Records that every service of `roots` failed without a sign of life.
-    func recordOutage(of roots: [APIRoot], at now: Date) throws(Failure) {
-        try remember("", as: Self.outageKey(roots), at: now)
+    /// Records that the service of `key` was found down.
+    func recordOutage(of key: String, at now: Date) throws(Failure) {
+        try remember("", as: Self.outageKey(key), at: now)
     }
 
-    /// A service of `roots` answered: the record of an outage goes.
-    func forgetOutage(of roots: [APIRoot]) {
-        forget(Self.outageKey(roots))
+    /// The service of `key` answered: the record of its outage goes.
+    func forgetOutage(of key: String) {
+        forget(Self.outageKey(key))
     }
 
     /// What `species cache info` says of each list: which service answers
@@ -62,20 +64,16 @@ extension ResponseCache {
         }.sorted { $0.remembered.confirmed > $1.remembered.confirmed }
     }
 
-    static func name(_ root: APIRoot) -> String {
-        key(root.url)
-    }
-
     private static func serviceKey(_ roots: [APIRoot]) -> String {
-        servicePrefix + roots.map(name).joined(separator: " ")
+        servicePrefix + roots.map(\.key).joined(separator: " ")
     }
 
-    private static func outageKey(_ roots: [APIRoot]) -> String {
-        "outage " + roots.map(name).joined(separator: " ")
+    private static func outageKey(_ service: String) -> String {
+        "outage " + service
     }
 
     private static func dialectKey(_ root: APIRoot) -> String {
-        "dialect " + name(root)
+        "dialect " + root.key
     }
 
     private static func remembered(from value: String, confirmed: Date) -> Remembered? {

@@ -129,50 +129,58 @@ package struct ResponseCache: Sendable {
         unlink(file(for: key, suffix: Self.recordSuffix).path)
     }
 
-    /// The lock of `key`, held by this process until it is released, when
-    /// no other holds it (`flock`: a run that ends, however it ends,
-    /// leaves none behind); nil while another does, or, when the cache
-    /// cannot hold one, at once a lock of nothing. A lock file that is not
-    /// a regular file is replaced.
-    func lock(_ key: String) -> Lock? {
-        guard (try? prepare()) != nil else { return Lock(descriptor: -1) }
+    /// The lock of `key` (`flock`: a run that ends, however it ends, holds
+    /// none), and what trying it found: taken by this process until the
+    /// `Lock` goes, which removes its file as it lets go, so that locks do
+    /// not pile up; held by another run; or stale, when the file locked was
+    /// removed or replaced meanwhile by the run before, which is tried
+    /// again. When the cache cannot hold one, at once a lock of nothing.
+    func lock(_ key: String) -> (Lock?, Memory.LockState) {
+        let nothing = (Lock(descriptor: -1, path: ""), Memory.LockState.taken)
+        guard (try? prepare()) != nil else { return nothing }
         let path = locks.appendingPathComponent(file(for: key, suffix: Self.lockSuffix).lastPathComponent).path
-        for _ in 0..<2 {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-            var status = stat()
-            guard descriptor >= 0, fstat(descriptor, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG)
-            else {
-                if descriptor >= 0 { close(descriptor) }
-                if unlink(path) != 0 && errno != ENOENT { break }
-                _ = rmdir(path)
-                continue
-            }
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return Lock(descriptor: descriptor) }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        var opened = stat()
+        guard descriptor >= 0, fstat(descriptor, &opened) == 0, opened.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG)
+        else {
+            if descriptor >= 0 { close(descriptor) }
+            // Not a regular file: replaced, unless it cannot be.
+            return unlink(path) == 0 || rmdir(path) == 0 ? (nil, .stale) : nothing
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let held = errno == EWOULDBLOCK
             close(descriptor)
-            return held ? nil : Lock(descriptor: -1)
+            return held ? (nil, .held) : nothing
         }
-        return Lock(descriptor: -1)
+        var named = stat()
+        guard stat(path, &named) == 0, named.st_ino == opened.st_ino, named.st_dev == opened.st_dev else {
+            close(descriptor)
+            return (nil, .stale)
+        }
+        return (Lock(descriptor: descriptor, path: path), .taken)
     }
 
-    /// A lock of the cache, released when it goes.
+    /// A lock of the cache, released when it goes, its file removed first.
     final class Lock: Sendable {
         private let descriptor: Int32
+        private let path: String
 
-        fileprivate init(descriptor: Int32) {
-            self.descriptor = descriptor
+        fileprivate init(descriptor: Int32, path: String) {
+            (self.descriptor, self.path) = (descriptor, path)
         }
 
         deinit {
-            if descriptor >= 0 { close(descriptor) }
+            guard descriptor >= 0 else { return }
+            unlink(path)
+            close(descriptor)
         }
     }
 
     /// Every record whose key starts with `prefix`: its key, value and
     /// when it was written.
     func records(prefix: String) -> [(key: String, value: String, written: Date)] {
-        ownFiles().filter { $0.lastPathComponent.hasSuffix(Self.recordSuffix) }.compactMap { file in
-            guard let record = EntryFile(path: file.path, maxBodySize: Self.maxRecordSize), let header = record.header,
+        ownFiles(suffix: Self.recordSuffix).compactMap { path in
+            guard let record = EntryFile(path: path, maxBodySize: Self.maxRecordSize), let header = record.header,
                 header.url.hasPrefix(prefix), let entry = record.entry(header)
             else { return nil }
             return (entry.url, String(decoding: entry.body, as: UTF8.self), entry.fetched)
@@ -216,11 +224,11 @@ package struct ResponseCache: Sendable {
 
     /// What `species cache info` says: the files named as entries, their
     /// size on disk, and when the oldest and newest whole ones were
-    /// fetched. Only headers are read.
+    /// fetched. Only the start of each is read.
     package func summary() -> Summary {
         var summary = Summary()
-        for file in ownFiles() where file.lastPathComponent.hasSuffix(Self.suffix) {
-            guard let entry = EntryFile(path: file.path, maxBodySize: maxBodySize) else { continue }
+        for path in ownFiles(suffix: Self.suffix) {
+            guard let entry = EntryFile(path: path, maxBodySize: maxBodySize) else { continue }
             summary.entries += 1
             summary.bytes += entry.size
             if let fetched = entry.header?.fetched {
@@ -231,15 +239,15 @@ package struct ResponseCache: Sendable {
         return summary
     }
 
-    /// Removes every entry and record, and temporary files left by
-    /// interrupted writes: regular files of the cache's own names only. A
-    /// file another process removed first is removed already.
+    /// Removes every entry and record, the temporary files of interrupted
+    /// writes, and the locks no run holds: regular files of the cache's own
+    /// names only. A file another process removed first is removed already.
     package func clear() throws(Failure) -> Summary {
         let removed = summary()
-        for file in ownFiles() + ownFiles(in: temporaries) + ownFiles(in: locks)
-        where unlink(file.path) != 0 && errno != ENOENT {
-            throw Failure(path: file.path, reason: Self.systemError())
+        for path in ownFiles() + ownFiles(in: temporaries) where unlink(path) != 0 && errno != ENOENT {
+            throw Failure(path: path, reason: Self.systemError())
         }
+        for path in ownFiles(in: locks) { Self.removeUnheld(path) }
         rmdir(temporaries.path)
         rmdir(locks.path)
         return removed
@@ -252,11 +260,16 @@ package struct ResponseCache: Sendable {
 
     /// The folders whose files this process has written: each is prepared once.
     private static let prepared = Mutex<Set<String>>([])
+    /// Files looked at in each of `tmp` and `locks` when a process first
+    /// writes: the housekeeping of a run costs the same however many a
+    /// killed run left, and later runs go on where it stopped.
+    static let sweep = 100
 
     /// Before the first write of this process: the cache's folder, those
-    /// above it, `tmp` and `locks`, made for the owner only, and the
-    /// temporary files whose writer is gone (killed between writing and
-    /// renaming; their name holds its process id) removed.
+    /// above it, `tmp` and `locks`, made for the owner only; and some of
+    /// what killed runs left removed: temporary files whose writer is gone
+    /// (their name holds its process id) or older than
+    /// `TimeLimits.abandoned`, and locks no run holds.
     private func prepare() throws(Failure) {
         guard !Self.prepared.withLock({ $0.contains(directory.path) }) else { return }
         var path = ""
@@ -269,25 +282,52 @@ package struct ResponseCache: Sendable {
         if mkdir(locks.path, 0o700) != 0 && errno != EEXIST {
             throw Failure(path: locks.path, reason: Self.systemError())
         }
-        for file in ownFiles(in: temporaries) {
-            let parts = file.lastPathComponent.split(separator: ".")
-            guard parts.count == 5, let pid = pid_t(parts[2]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
-                continue
+        let now = Date().timeIntervalSince1970
+        for path in ownFiles(in: temporaries, limit: Self.sweep) {
+            let parts = path.split(separator: "/").last?.split(separator: ".") ?? []
+            var status = stat()
+            let gone = parts.count == 5 && pid_t(parts[2]).map { kill($0, 0) != 0 && errno == ESRCH } == true
+            if gone || (lstat(path, &status) == 0 && now - Double(status.st_mtim.tv_sec) > TimeLimits.abandoned) {
+                unlink(path)
             }
-            unlink(file.path)
         }
+        for path in ownFiles(in: locks, limit: Self.sweep) { Self.removeUnheld(path) }
         _ = Self.prepared.withLock { $0.insert(directory.path) }
     }
 
-    /// Regular files of `folder` named as entries (`<16 hex digits>.entry`),
-    /// records (`.record`) or their temporary files (`.<name>.<pid>.<n>.tmp`).
-    private func ownFiles(in folder: URL? = nil) -> [URL] {
-        let folder = folder ?? directory
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter(Self.isOwnName).map { folder.appendingPathComponent($0) }.filter { file in
+    /// Removes the lock file at `path` unless a run holds it.
+    private static func removeUnheld(_ path: String) {
+        let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+        close(descriptor)
+    }
+
+    /// The paths of regular files of `folder` named as entries
+    /// (`<16 hex digits>.entry`), records (`.record`), locks (`.lock`) or
+    /// their temporary files (`.<name>.<pid>.<n>.tmp`), ending in `suffix`
+    /// when one is given; at most `limit`. The folder is read as it lies,
+    /// its entries' types from the listing.
+    private func ownFiles(in folder: URL? = nil, suffix: String? = nil, limit: Int = .max) -> [String] {
+        let folder = (folder ?? directory).path
+        guard let listing = opendir(folder) else { return [] }
+        defer { closedir(listing) }
+        var paths: [String] = []
+        while paths.count < limit, let item = readdir(listing) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard Self.isOwnName(name), suffix.map(name.hasSuffix) ?? true else { continue }
+            let path = folder + "/" + name
             var status = stat()
-            return lstat(file.path, &status) == 0 && status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG)
+            if item.pointee.d_type == UInt8(DT_REG)
+                || (item.pointee.d_type == UInt8(DT_UNKNOWN) && lstat(path, &status) == 0
+                    && status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG))
+            {
+                paths.append(path)
+            }
         }
+        return paths
     }
 
     private static func isOwnName(_ name: String) -> Bool {
@@ -383,7 +423,12 @@ package struct ResponseCache: Sendable {
                 return nil
             }
             size = Int(status.st_size)
-            head = readBytes(count: min(size, ResponseCache.maxHeaderSize))
+            // A header is a few hundred bytes: the rest is read only for a
+            // longer one.
+            head = readBytes(count: min(size, 1024))
+            if head.count < min(size, ResponseCache.maxHeaderSize), head.firstRange(of: Data("\n\n".utf8)) == nil {
+                head += readBytes(count: min(size, ResponseCache.maxHeaderSize) - head.count)
+            }
             if let header = Header(head), header.bodySize <= maxBodySize, header.size + header.bodySize == size {
                 self.header = header
             }

@@ -10,8 +10,8 @@ import Synchronization
 /// back), at most ten, each Location read against the URL that sent it;
 /// one anywhere else is refused without being requested, and one without a
 /// Location comes back as it is. A request's `limits` are watched from its
-/// start to its end: its deadline and its minimum pace. It sets no time
-/// limit of its own (URLSession's is a day, and counts only idle time).
+/// start to its end: its deadline and its minimum pace. URLSession's own
+/// idle limit is set past the deadline (`TimeLimits.sessionIdle`).
 /// When a limit is passed, or the calling task is cancelled, the request
 /// ends at once, whatever URLSession is doing.
 public final class URLSessionTransport: HTTPTransport {
@@ -51,7 +51,6 @@ public final class URLSessionTransport: HTTPTransport {
             // A session with a URL cache creates ~/.cache/org.swift.foundation.URLCache.
             configuration.urlCache = nil
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            configuration.timeoutIntervalForRequest = 86_400
             configuration.httpAdditionalHeaders = ["User-Agent": userAgent, "Accept": "application/json"]
             let made = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
             session = made
@@ -82,7 +81,8 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     private func exchange(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url)
+        var urlRequest = URLRequest(
+            url: request.url, timeoutInterval: TimeLimits.sessionIdle(secondsLeft: request.limits.deadline.secondsLeft))
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
@@ -312,7 +312,7 @@ private final class Exchange: Sendable {
                     TransportError(
                         .timedOut, url: url, detail: detail, responseBegan: begun, seconds: deadline.seconds))
             }
-            try await deadline.sleep(meter == nil ? deadline.secondsLeft : MinimumPace.Meter.interval)
+            try await deadline.sleep(meter == nil ? deadline.secondsLeft : TimeLimits.paceLook)
             guard let (begun, bytes) = state.withLock({ $0.finished ? nil : ($0.status != nil, $0.body.count) }) else {
                 return
             }
