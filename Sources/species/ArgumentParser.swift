@@ -101,6 +101,10 @@ struct ArgumentParser {
                             handle(.option(option, value: String(letters)), command)
                         }
                         letters = ""
+                    case .success where letters.first == "=":
+                        // `-V=1`: a value given to a flag, as `--version=1`.
+                        handle(.problem(.takesNoValue("-\(letter)")), command)
+                        letters = ""
                     case .success(let option): handle(.option(option, value: nil), command)
                     }
                 }

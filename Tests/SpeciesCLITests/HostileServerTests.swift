@@ -310,6 +310,21 @@ struct HostileServerTests {
         }
     }
 
+    /// Issue 49: a link of another kind among a species' people is named
+    /// for what it is, in the text and the warning; JSON keeps it unknown.
+    @Test func aLinkOfAnotherKindIsNamedForWhatItIs() async throws {
+        let root = try await server.root(fault: "related-species")
+        let result = try await species("related-species", ["show", "3", "--related"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("People: Chewbacca, unknown (a species, not a person)\n"), "\(result.stdout)")
+        #expect(result.stderr == "warning: cannot name \(root)species/4/ as a person: it is a species, not a person\n")
+        let json = try await species("related-species", ["show", "3", "--related", "--json"])
+        let related = try #require(
+            (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["related"]
+                as? [String: Any])
+        #expect((related["people"] as? [Any])?.count == 2 && (related["people"] as? [Any])?.last is NSNull)
+    }
+
     @Test func aSoftHyphenAndAnArabicLetterMarkAreShownEscaped() async throws {
         let result = try await installed([
             "--base-url", try await server.root(fault: "invisible-name"), "list", "--fields", "name",

@@ -382,6 +382,8 @@ struct InvocationTests {
                 "species list"
             ),
             (["list", "--json=yes"], "option '--json' does not take a value", "species list"),
+            (["-V=1"], "option '-V' does not take a value", "species"),
+            (["list", "-q=1"], "option '-q' does not take a value", "species list"),
             (
                 ["list", "--page", "+2"], "invalid value '+2' for '--page <n>': expected a whole number from 1 up",
                 "species list"

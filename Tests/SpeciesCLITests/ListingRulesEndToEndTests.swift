@@ -111,6 +111,48 @@ struct ListingRulesEndToEndTests {
         )
     }
 
+    /// Issue 49: a vehicle's fields beside a species' make no species, in
+    /// every dialect.
+    @Test(arguments: ["drf", "tech", "info"])
+    func aVehicleUnderASpeciesURLGivesWay(dialect: String) async throws {
+        let element = dialect == "info" ? "[10]" : "results[0]"
+        try await expectTheSecondAnswers(
+            "element-vehicle", dialect: dialect,
+            alone:
+                "\(Self.page2(dialect)) is not whole: \(element) is not a species of this service (an object of a species' kind, with a name and its species URL)\n"
+        )
+    }
+
+    /// Issue 49: two names that `show` cannot tell apart are one name.
+    @Test(arguments: [("element-named-upper", "'HUMAN'"), ("element-named-nbsp", "'Yoda's\u{a0}species'")])
+    func namesShowCannotTellApartGiveWay(fault: String, name: String) async throws {
+        try await expectTheSecondAnswers(
+            fault,
+            alone: "species/?page=2 is not whole: a second species is named \(name), where a listing names each once")
+    }
+
+    /// Issue 49: a copy that keeps swapi.dev's species URLs is shown each
+    /// species its listing prints, under that URL.
+    @Test func showTakesEveryURLTheCopysListingPrints() async throws {
+        let copy = try await session.root(fault: "public-urls")
+        let result = try await installed([
+            "--no-fallback", "--base-url", copy, "show", "https://swapi.dev/api/species/3/",
+        ])
+        #expect(result.status == 0 && result.stdout.hasPrefix("Wookie\n"), "\(result)")
+        let other = try await installed([
+            "--no-fallback", "--base-url", copy, "show", "https://example.com/api/species/3/",
+        ])
+        #expect(other.status == 64, "\(other)")
+    }
+
+    /// Issue 49: a root with a percent-escape is a root like any other.
+    @Test func aRootWithAPercentEscapeAnswers() async throws {
+        let root = try await session.root()
+        let escaped = root.replacingOccurrences(of: "/api/", with: "/my%20api/")
+        let result = try await installed(["--no-fallback", "--base-url", escaped, "list", "--jsonl"])
+        #expect(result.status == 0 && result.stdout.split(separator: "\n").count == 10, "\(result)")
+    }
+
     /// Issue 43: a copy of swapi.dev in pages of its own size, or keeping
     /// swapi.dev's species URLs, answers whole on its own.
     @Test(arguments: ["pages-of-5", "pages-of-20", "public-urls"])

@@ -456,6 +456,6 @@ struct ServicesInTurnTests {
         wookie.people = ["https://swapi.dev/api/species/9/"]
         let related = try await SpeciesClient.stubbed(recorded).related(
             of: wookie, in: BundledCatalog(root: .swapi, dialect: .drf))
-        #expect(related.people == [.failed(reason: "not a SWAPI link")])
+        #expect(related.people == [.failed(reason: "a species, not a person")])
     }
 }

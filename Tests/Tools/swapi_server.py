@@ -152,6 +152,10 @@ FAULTS = {
     "thousands": "the species list holds 5,000 species in 500 pages of 10 (SWAPI's species over and over, each with an id and a name of its own)",
     "element-person": "the first species of page 2 (swapi.info's 11th) is Luke Skywalker, a person, under that species' URL",
     "element-named-again": "the first species of page 2 (swapi.info's 11th) is named Human, under its own URL",
+    "element-vehicle": "the first species of page 2 (swapi.info's 11th) carries a Sand Crawler's fields too, a vehicle's",
+    "element-named-upper": "the first species of page 2 (swapi.info's 11th) is named HUMAN, under its own URL",
+    "element-named-nbsp": "the first species of page 2 (swapi.info's 11th) is named 'Yoda's\u00a0species' beside 'Yoda's species'",
+    "related-species": "species 3 lists species 4 among its people",
     "pages-of-5": "the species list comes in pages of 5 (a copy of swapi.dev that keeps to them)",
     "pages-of-20": "the species list comes in pages of 20 (a copy of swapi.dev that keeps to them)",
     "public-urls": "species keep swapi.dev's URLs (https://swapi.dev/api/species/N/), as a copy of its data would",
@@ -166,7 +170,11 @@ ELEMENTS = {"element-empty": lambda species: {}, "element-nameless": lambda spec
             "element-person": lambda species: {"name": "Luke Skywalker", "height": "172", "mass": "77", "hair_color": "blond",
                                                "skin_color": "fair", "eye_color": "blue", "birth_year": "19BBY",
                                                "gender": "male", "url": species["url"]},
-            "element-named-again": lambda species: {**species, "name": "Human"}}
+            "element-named-again": lambda species: {**species, "name": "Human"},
+            "element-vehicle": lambda species: {**species, "model": "Digger Crawler", "manufacturer": "Corellia Mining Corporation",
+                                                "vehicle_class": "wheeled"},
+            "element-named-upper": lambda species: {**species, "name": "HUMAN"},
+            "element-named-nbsp": lambda species: {**species, "name": "Yoda's\u00a0species"}}
 
 # The count each COUNT fault writes into every species page; None leaves it out.
 COUNTS = {"count-missing": None, "count-null": b"null", "count-string": b'"37"', "count-negative": b"-1",
@@ -576,6 +584,9 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "dangling-film" and rest == "species/3/":
             document = json.loads(body)
             return status, self.edit(body, films=document["films"] + [f"{own_root}films/7/"])
+        if fault == "related-species" and rest == "species/3/":
+            document = json.loads(body)
+            return status, self.edit(body, people=document["people"][:1] + [f"{own_root}species/4/"])
         if fault == "off-host-homeworld" and rest == "species/3/":
             return status, self.edit(body, homeworld="http://evil.example/api/planets/14/")
         if fault in ("oversized", "oversized-declared") and first_page:

@@ -17,7 +17,8 @@ public struct APIRoot: Sendable, Hashable, CustomStringConvertible {
     /// The root, with its final slash: `https://swapi.dev/api/`.
     public let url: URL
     let origin: Origin
-    /// The path, with its final slash (`URL.path` drops it).
+    /// The path as written, percent-escapes kept, with its final slash
+    /// (`URL.path` decodes it and drops the slash).
     let path: String
 
     private init(checked text: String) {
@@ -34,13 +35,13 @@ public struct APIRoot: Sendable, Hashable, CustomStringConvertible {
             let scheme = components.scheme?.lowercased()
         else { return nil }
         components.scheme = scheme
-        if !components.path.hasSuffix("/") {
-            components.path += "/"
+        if !components.percentEncodedPath.hasSuffix("/") {
+            components.percentEncodedPath += "/"
         }
         guard let url = components.url, let origin = Origin(url) else { return nil }
         self.url = url
         self.origin = origin
-        self.path = components.path
+        self.path = components.percentEncodedPath
     }
 
     /// What keeps `text` from being an API root, in the words of an error
@@ -113,20 +114,30 @@ public struct APIRoot: Sendable, Hashable, CustomStringConvertible {
     /// Whether a link written under `root` (`ResourceReference.parse`) is
     /// under this API root: at its origin, or at its host's other scheme
     /// on the default ports (`Origin.follow`), the host in any case, and
-    /// under its path exactly.
-    func writes(_ root: Substring) -> Bool {
+    /// under its path exactly, percent-escapes as written.
+    func owns(_ root: Substring) -> Bool {
         guard let url = URL(string: String(root)), let path = URLComponents(string: String(root))?.percentEncodedPath
         else { return false }
         return origin.follow(url) != nil && path == self.path
     }
 
+    /// The one reading of a species URL's root (docs/cli.md, "What is
+    /// whole"): whether a species written under `root` may be one of this
+    /// service's, under its own root or under that of the public service it
+    /// copies (`ServiceSpecies` holds an answer to one of them).
+    func writes(_ root: Substring) -> Bool {
+        owns(root) || Self.publicServices.contains { $0.owns(root) }
+    }
+
     /// `url`, a species of this service in any spelling of the one grammar
-    /// (`ResourceReference`): as the service writes it, its dialect's own for
-    /// SWAPI's hosts (`Dialect.ofPublicHost`), as given for another; nil
-    /// when it is none of its species.
-    func speciesURL(_ url: URL) -> URL? {
+    /// (`ResourceReference`) that its listings may print (`writes`), as the
+    /// service is asked it: its dialect's own for SWAPI's hosts
+    /// (`Dialect.ofPublicHost`), as given under its own root for another;
+    /// nil when it is none of its species. `owned` takes only a URL under
+    /// its own root.
+    func speciesURL(_ url: URL, owned: Bool = false) -> URL? {
         guard let (reference, root) = ResourceReference.parse(url.absoluteString), reference.kind == .species,
-            writes(root)
+            owned ? owns(root) : writes(root)
         else { return nil }
         let given = String(url.absoluteString.dropFirst(root.count))
         return Dialect.ofPublicHost(self).map { $0.url(of: reference, under: self) }

@@ -50,7 +50,7 @@ public struct RelatedResources: Sendable, Equatable {
 }
 
 /// What matters of a planet, person or film, and the kinds of object whose
-/// keys it bears (`ResourceReference.Kind.owns`).
+/// keys it bears (`ResourceReference.Kind.foreignMark`).
 struct RelatedResource: Decodable, Sendable, Equatable {
     var name: String?
     var title: String?
@@ -71,6 +71,7 @@ struct RelatedResource: Decodable, Sendable, Equatable {
         name = try? container.decodeIfPresent(String.self, forKey: key("name"))
         title = try? container.decodeIfPresent(String.self, forKey: key("title"))
         episode = try? container.decodeIfPresent(Int.self, forKey: key("episode_id"))
-        kinds = kinds.filter { $0.owns { container.contains(key($0)) } }
+        let keys = container.allKeys.map(\.stringValue)
+        kinds = kinds.filter { $0.foreignMark(keys) == nil }
     }
 }

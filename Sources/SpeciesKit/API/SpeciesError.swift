@@ -562,6 +562,8 @@ enum ListingFault: Sendable, Equatable {
     case notASpecies(String)
     /// The page exists past the last of the `pages` its count makes.
     case pastTheCount(pages: Int)
+    /// The page answers 404, where the listing's count makes `pages`.
+    case missing(pages: Int)
     /// The search answered without this name, which its listing holds.
     case missed(String)
 
@@ -581,6 +583,7 @@ enum ListingFault: Sendable, Equatable {
             "is not whole: \(element) is not a species of this service (an object of a species' kind, with a name and its species URL)"
         case .pastTheCount(let pages):
             "is not whole: it is a page past the last of the \(pages) its count makes, so the count is wrong"
+        case .missing(let pages): "is not whole: it answers 404, where the count makes \(pages) pages"
         case .missed(let name):
             "does not answer the search '\(Excerpt.of(name))': it answered nothing, where the listing holds it"
         }

@@ -63,7 +63,8 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
             if let problem = SearchTerms.problem(with: name) { throw problem }
             return self
         case .url(let url):
-            guard let normalised = roots.lazy.compactMap({ $0.speciesURL(url) }).first else {
+            let owner = roots.lazy.compactMap { $0.speciesURL(url, owned: true) }.first
+            guard let normalised = owner ?? roots.lazy.compactMap({ $0.speciesURL(url) }).first else {
                 let expected = (roots.first ?? .swapi).url.withoutCredentials.absoluteString + "species/<id>/"
                 throw .notASpeciesURL(url.absoluteString, expected: expected)
             }

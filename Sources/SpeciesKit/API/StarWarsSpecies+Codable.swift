@@ -30,8 +30,8 @@ extension StarWarsSpecies: Codable {
         /// Decodes any service's species object (swapi.tech's `properties`
         /// too), or the one a species encodes as, leniently but for its URL.
         /// - Throws: `DecodingError` when there is no object, no species URL as
-        ///   a string, or the object bears a key no species has (a person's
-        ///   `mass`, a planet's `climate`, a film's `title`).
+        ///   a string, or the object bears a field of another kind (a person's
+        ///   `mass`, a planet's `climate`, a vehicle's `model`).
         public init(from decoder: any Decoder) throws {
             var container = try decoder.container(keyedBy: FieldKey.self)
             let properties = FieldKey(stringValue: "properties")
@@ -43,9 +43,7 @@ extension StarWarsSpecies: Codable {
                 throw DecodingError.dataCorruptedError(
                     forKey: FieldKey(.url), in: container, debugDescription: "a species URL")
             }
-            if let (key, kind) = ResourceReference.Kind.species.foreignMark({ [container] in
-                container.contains(FieldKey(stringValue: $0))
-            }) {
+            if let (key, kind) = ResourceReference.Kind.species.foreignMark(container.allKeys.lazy.map(\.stringValue)) {
                 throw DecodingError.dataCorruptedError(
                     forKey: FieldKey(stringValue: key), in: container,
                     debugDescription: "a species' field (it is a \(kind.noun)'s)")

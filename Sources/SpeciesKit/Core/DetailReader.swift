@@ -18,7 +18,7 @@ struct DetailReader: Equatable {
         self.reference = reference
         self.dialect = dialect
         if let pasted, let (named, written) = ResourceReference.parse(pasted.absoluteString), named == reference,
-            root.writes(written)
+            root.owns(written)
         {
             url = pasted
         } else {

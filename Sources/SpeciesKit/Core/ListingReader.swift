@@ -210,7 +210,8 @@ struct ListingReader {
         case .failure(.httpStatus(404, _)) where paging != nil && question == .page(number):
             let pages = paging?.pages ?? 0
             return .failed(
-                number > pages ? .noSuchPage(number, pages: pages, search: search) : .httpStatus(404, url: url))
+                number > pages
+                    ? .noSuchPage(number, pages: pages, search: search) : .incomplete(url: url, .missing(pages: pages)))
         case .failure(.httpStatus(404, _)) where taken.pages.isEmpty:
             missing = url
             return fetch([1])
@@ -237,7 +238,7 @@ struct ListingReader {
             if let missing {
                 try checkPage(listing, number: 1, of: paging, at: url)
                 guard case .page(let asked) = question, asked > paging.pages else {
-                    return .failed(.httpStatus(404, url: missing))
+                    return .failed(.incomplete(url: missing, .missing(pages: paging.pages)))
                 }
                 return .failed(.noSuchPage(asked, pages: paging.pages, search: search))
             }
@@ -299,7 +300,7 @@ struct ListingReader {
                 throw .incomplete(url: url, .notASpecies(species.displayName))
             }
             guard seen.insert(id).inserted else { throw .incomplete(url: url, .repeated(species.displayName)) }
-            guard names.insert(species.name ?? "").inserted else {
+            guard names.insert(NameMatcher.identity(species.name ?? "")).inserted else {
                 throw .incomplete(url: url, .named(species.displayName))
             }
         }
@@ -387,7 +388,7 @@ struct ServiceSpecies {
             reference.kind == .species
         else { return nil }
         if let written, root == written { return reference.id }
-        guard let index = roots.firstIndex(where: { $0.writes(root) }) else { return nil }
+        guard roots[0].writes(root), let index = roots.firstIndex(where: { $0.owns(root) }) else { return nil }
         if written == nil {
             roots = [roots[index]]
             written = String(root)

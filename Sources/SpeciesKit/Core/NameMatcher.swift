@@ -8,9 +8,9 @@ enum NameMatcher {
     /// The species `name` designates, or nil when none matches.
     /// - Throws: `Fault.ambiguousName` when several match equally well.
     static func match(_ name: String, in species: [StarWarsSpecies]) throws(Fault) -> StarWarsSpecies? {
-        let key = name.lowercased()
+        let key = identity(name)
         let terms = SearchTerms(name)
-        let exact = species.filter { $0.name?.lowercased() == key }
+        let exact = species.filter { $0.name.map(identity) == key }
         for candidates in [exact, exact.isEmpty ? species.filter { $0.name != nil && terms.matches($0.name) } : []] {
             if candidates.count == 1 { return candidates[0] }
             if candidates.count > 1 {
@@ -18,6 +18,18 @@ enum NameMatcher {
             }
         }
         return nil
+    }
+
+    /// A name as `show` reads it: two names of one identity are one name
+    /// (docs/cli.md, "What is whole"), whatever their case, the white space
+    /// around them, or their Unicode compatibility forms (a no-break space).
+    static func identity(_ name: String) -> String {
+        let bytes = name.utf8
+        if bytes.first != 0x20, bytes.last != 0x20, bytes.allSatisfy({ (0x20..<0x7F).contains($0) }) {
+            return name.lowercased()
+        }
+        return name.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespacesAndNewlines)
+            .lowercased()
     }
 
     /// What a search that found nothing for `name` means, given the same

@@ -3,41 +3,64 @@
 /// related resources all read. `https://swapi.dev/api/species/3/` is species
 /// 3 under the root `https://swapi.dev/api/`; `people/66` is person 66.
 struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
+    /// SWAPI's six kinds, each with the fields its objects carry
+    /// (docs/species-model.md, "Kinds"): a species' are the model's keys
+    /// (`SpeciesField`). An object of a kind bears no field of another that
+    /// its own kind lacks; a field no kind has is allowed.
     enum Kind: String, Sendable, CaseIterable {
-        case species, planets, people, films
+        case species, planets, people, films, vehicles, starships
 
-        /// Keys that mark an object as of this kind: a species has no
-        /// `mass`, a person no `climate`.
-        var marks: [String] {
-            switch self {
-            case .species: ["classification", "designation", "average_height", "average_lifespan"]
-            case .people: ["height", "mass", "gender", "birth_year"]
-            case .planets: ["diameter", "climate", "terrain", "rotation_period"]
-            case .films: ["title", "episode_id", "opening_crawl", "director"]
-            }
-        }
+        private static let craft = [
+            "model", "manufacturer", "cost_in_credits", "length", "max_atmosphering_speed", "crew", "passengers",
+            "cargo_capacity", "consumables", "pilots", "films",
+        ]
+        private static let fields: [Kind: Set<String>] = [
+            .species: Set(SpeciesField.allCases.map(\.row.key)).subtracting(["id"]),
+            .people: [
+                "height", "mass", "hair_color", "skin_color", "eye_color", "birth_year", "gender", "homeworld", "films",
+                "species", "vehicles", "starships",
+            ],
+            .planets: [
+                "rotation_period", "orbital_period", "diameter", "climate", "gravity", "terrain", "surface_water",
+                "population", "residents", "films",
+            ],
+            .films: [
+                "title", "episode_id", "opening_crawl", "director", "producer", "release_date", "characters", "planets",
+                "starships", "vehicles", "species",
+            ],
+            .vehicles: Set(craft + ["vehicle_class"]),
+            .starships: Set(craft + ["hyperdrive_rating", "MGLT", "starship_class"]),
+        ].mapValues { $0.union(["name", "created", "edited", "url"]) }
 
-        /// `species`, `planet`, `person`, `film`.
+        /// For each kind, each field that marks an object as of another kind.
+        private static let foreign: [Kind: [String: Kind]] = Dictionary(
+            uniqueKeysWithValues: allCases.map { kind in
+                var marks: [String: Kind] = [:]
+                for other in allCases where other != kind {
+                    for field in fields[other, default: []] where !fields[kind, default: []].contains(field) {
+                        marks[field] = marks[field] ?? other
+                    }
+                }
+                return (kind, marks)
+            })
+
+        /// `species`, `planet`, `person`, `film`, `vehicle`, `starship`.
         var noun: String {
             switch self {
             case .species: "species"
             case .planets: "planet"
             case .people: "person"
             case .films: "film"
+            case .vehicles: "vehicle"
+            case .starships: "starship"
             }
         }
 
-        /// Whether an object whose keys `has` says is of this kind: it bears
-        /// no mark of another.
-        func owns(_ has: (String) -> Bool) -> Bool {
-            foreignMark(has) == nil
-        }
-
-        /// A key of the object that marks another kind, and that kind.
-        func foreignMark(_ has: (String) -> Bool) -> (key: String, kind: Kind)? {
-            for kind in Self.allCases where kind != self {
-                if let key = kind.marks.first(where: has) { return (key, kind) }
-            }
+        /// A key of `keys` that marks another kind, and that kind: nil when
+        /// an object of those keys may be of this kind.
+        func foreignMark(_ keys: some Sequence<String>) -> (key: String, kind: Kind)? {
+            let marks = Self.foreign[self, default: [:]]
+            for key in keys { if let kind = marks[key] { return (key, kind) } }
             return nil
         }
     }

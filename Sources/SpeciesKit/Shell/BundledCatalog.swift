@@ -47,12 +47,13 @@ struct BundledCatalog: Sendable {
     /// The name or title, and episode, of a planet, person or film.
     func resource(_ reference: ResourceReference) -> RelatedAnswer {
         let key = String(reference.id)
-        let found =
+        let found: RelatedResource? =
             switch reference.kind {
             case .planets: Self.data?.planets[key].map { RelatedResource(name: $0) }
             case .people: Self.data?.people[key].map { RelatedResource(name: $0) }
             case .films: Self.data?.films[key]
             case .species: Self.data?.species.first { $0.id == reference.id }.map { RelatedResource(name: $0.name) }
+            case .vehicles, .starships: nil
             }
         return found.map(RelatedAnswer.found) ?? .unknown
     }

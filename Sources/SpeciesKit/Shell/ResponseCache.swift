@@ -243,9 +243,17 @@ package struct ResponseCache: Sendable {
     /// writes, and the locks no run holds: regular files of the cache's own
     /// names only. A file another process removed first is removed already.
     package func clear() throws(Failure) -> Summary {
-        let removed = summary()
-        for path in ownFiles() + ownFiles(in: temporaries) where unlink(path) != 0 && errno != ENOENT {
-            throw Failure(path: path, reason: Self.systemError())
+        // What is removed is counted from the listing and `lstat`, no file
+        // opened: a clear of 50,000 entries costs their unlinks.
+        var removed = Summary()
+        for path in ownFiles() + ownFiles(in: temporaries) {
+            var status = stat()
+            let size = path.hasSuffix(Self.suffix) && lstat(path, &status) == 0 ? Int(status.st_size) : nil
+            guard unlink(path) == 0 || errno == ENOENT else { throw Failure(path: path, reason: Self.systemError()) }
+            if let size {
+                removed.entries += 1
+                removed.bytes += size
+            }
         }
         for path in ownFiles(in: locks) { Self.removeUnheld(path) }
         rmdir(temporaries.path)

@@ -54,13 +54,15 @@ extension SpeciesClient {
 
     /// A planet, person or film, read from its link's kind and id and
     /// asked of `source`, whatever host the link names (swapi.tech writes
-    /// its own). A link that names none is `unknown (not a SWAPI link)`.
+    /// its own). A link that names none is `unknown (not a SWAPI link)`;
+    /// one of another kind is named as that kind (`a species, not a person`).
     private func resource(_ link: String, of kind: ResourceReference.Kind, in source: any SpeciesCatalog) async
         -> Result<RelatedFetch, Fault>
     {
         guard let reference = ResourceReference(link), reference.kind == kind else {
-            diagnostics.warning("cannot name \(Excerpt.of(link)): it is not a link to a SWAPI \(kind.noun)")
-            return .success((nil, .failed(reason: "not a SWAPI link")))
+            let reason = ResourceReference(link).map { "a \($0.kind.noun), not a \(kind.noun)" } ?? "not a SWAPI link"
+            diagnostics.warning("cannot name \(Excerpt.of(link)) as a \(kind.noun): it is \(reason)")
+            return .success((nil, .failed(reason: reason)))
         }
         do {
             switch try await source.resource(reference) {
