@@ -15,6 +15,9 @@ let callerIsolation: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsen
 
 let package = Package(
     name: "species",
+    // SpeciesKit's floor (docs/guide.md, "SpeciesKit in an app"): `Mutex`
+    // needs these; anything newer is used behind `if #available`.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "species", targets: ["species"]),
         .library(name: "SpeciesKit", targets: ["SpeciesKit"]),

@@ -5,7 +5,9 @@ import SpeciesKit
 /// "Global options and environment"): every command takes them before its
 /// name, and `list` and `show` after it too.
 struct GlobalSettings: Equatable {
-    var client = SpeciesClient.Configuration()
+    // The command line stands in the cache and the built-in data unless
+    // told not to (docs/cli.md, "Which service answers").
+    var client = SpeciesClient.Configuration(fallback: true)
     var colorMode = ColorMode.auto
     var quiet = false
     var verbose = false

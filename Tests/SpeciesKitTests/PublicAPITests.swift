@@ -12,11 +12,13 @@ struct PublicAPITests {
 
     /// A client of `roots`, with time to spare: no test here is about time,
     /// and a busy machine's test server may take seconds to answer.
-    private func client(_ roots: [APIRoot], cached: Bool = true, mode: CachePolicy.Mode = .normal) -> SpeciesClient {
+    private func client(
+        _ roots: [APIRoot], cached: Bool = true, mode: CachePolicy.Mode = .normal, fallback: Bool = false
+    ) -> SpeciesClient {
         SpeciesClient(
             configuration: .init(
                 roots: roots, timeout: 120, retries: 0,
-                cache: CachePolicy(directory: cached ? folder : nil, maxAge: 0, mode: mode)))
+                cache: CachePolicy(directory: cached ? folder : nil, maxAge: 0, mode: mode), fallback: fallback))
     }
 
     private func root(fault: String? = nil) async throws -> APIRoot {
@@ -283,7 +285,9 @@ struct PublicAPITests {
         _ = try await client([root]).page()
         let after = Date()
         await server.stop()
-        let answer = try await client([root]).page()
+        let alone = await error { () throws(SpeciesError) in _ = try await client([root]).page() }
+        #expect(alone?.urlErrorCode == .cannotConnectToHost, "no stand-in unless asked (issue 50)")
+        let answer = try await client([root], fallback: true).page()
         guard case .cache(let cached, let fetched) = answer.source else { return #expect(Bool(false)) }
         #expect(cached == root && fetched >= before.addingTimeInterval(-1) && fetched <= after)
         #expect("\(answer.source)".hasPrefix("the cache of 127.0.0.1:\(server.port), as fetched "))
@@ -295,7 +299,7 @@ struct PublicAPITests {
         let copy = try await root()
         let offline = await error { () throws(SpeciesError) in _ = try await client([copy], mode: .offline).page() }
         #expect(offline?.kind == .unavailable && offline?.setting == .cacheMode, "\(String(describing: offline))")
-        let swapi = try await client([.swapi], mode: .offline).species(.id(3))
+        let swapi = try await client([.swapi], mode: .offline, fallback: true).species(.id(3))
         #expect(swapi.value.name == "Wookie" && "\(swapi.source)".hasPrefix("the SWAPI data built into SpeciesKit"))
     }
 
@@ -412,6 +416,73 @@ struct PublicAPITests {
         let down = await asked.value
         #expect(down?.kind == .unavailable && down?.setting == .timeout, "\(String(describing: down))")
         #expect(try await client.species(.id(3)).value.name == "Wookie")
+    }
+
+    /// Issue 50: a pull-to-refresh asks the network on the same client, and
+    /// every later call gets the new answer; `invalidate()` drops what is
+    /// kept; `.offline` answers from what is kept alone.
+    @Test func aCallAsksInItsOwnCacheMode() async throws {
+        let root = try await root()
+        let client = SpeciesClient(configuration: .init(roots: [root], timeout: 120, retries: 0))
+        _ = try await client.species(.id(3))
+        _ = try await client.species(.id(3))
+        #expect(try await session.requests().count == 1, "kept")
+        let refreshed = try await client.species(.id(3), cache: .refresh)
+        #expect(refreshed.value.name == "Wookie" && refreshed.source == .service(root))
+        _ = try await client.species(.id(3))
+        #expect(try await session.requests().count == 2, "the refresh asked, and replaced what is kept")
+        client.invalidate()
+        _ = try await client.species(.id(3))
+        #expect(try await session.requests().count == 3, "invalidated")
+        #expect(try await client.species(.id(3), cache: .offline).source == .service(root))
+        let never = await error { () throws(SpeciesError) in _ = try await client.species(.id(5), cache: .offline) }
+        #expect(never?.kind == .unavailable && never?.setting == .cacheMode, "\(String(describing: never))")
+        #expect(try await session.requests().count == 3)
+    }
+
+    /// Issue 50: a memory lifetime apart from the disk's `maxAge`.
+    @Test func whatIsKeptInMemoryLivesItsOwnTime() async throws {
+        let root = try await root()
+        let policy = CachePolicy(directory: nil, maxAge: 3600, memoryLifetime: 0)
+        let client = SpeciesClient(configuration: .init(roots: [root], timeout: 120, retries: 0, cache: policy))
+        _ = try await client.species(.id(3))
+        _ = try await client.species(.id(3))
+        #expect(try await session.requests().count == 2, "nothing kept")
+        let bad = CachePolicy(directory: nil, memoryLifetime: -1)
+        let refused = await error { () throws(SpeciesError) in
+            _ = try await SpeciesClient(configuration: .init(roots: [root], cache: bad)).species(.id(3))
+        }
+        #expect(refused?.kind == .badQuestion && refused?.setting == .memoryLifetime)
+    }
+
+    /// Issue 50: nothing stands in unless asked; the transport's code tells
+    /// a refused connection from an unknown host; each kind has its own
+    /// `NSError` code; answers' sources are `Hashable`.
+    @Test func anAppTellsOfflineFromDown() async throws {
+        #expect(SpeciesClient.Configuration().fallback == false)
+        let refusing = try #require(APIRoot("http://127.0.0.1:1/api/"))
+        let client = SpeciesClient(configuration: .init(roots: [refusing], timeout: 30, retries: 0))
+        let refused = await error { () throws(SpeciesError) in _ = try await client.species(.id(3)) }
+        #expect(
+            refused?.kind == .unavailable && refused?.urlErrorCode == .cannotConnectToHost,
+            "\(String(describing: refused))")
+        let unknown = try #require(APIRoot("http://species-test.invalid/api/"))
+        let lookup = await error { () throws(SpeciesError) in
+            _ = try await SpeciesClient(configuration: .init(roots: [unknown], timeout: 30, retries: 0)).species(.id(3))
+        }
+        #expect(lookup?.urlErrorCode == .cannotFindHost, "\(String(describing: lookup))")
+        let slow = await error { () throws(SpeciesError) in
+            _ = try await SpeciesClient(configuration: .init(roots: [.swapi]), transport: Refusing()).species(.id(3))
+        }
+        #expect(slow?.urlErrorCode == .timedOut)
+        let codes = [
+            SpeciesError.Kind.nothingMatched, .ambiguousName, .badQuestion, .badAnswer, .unavailable, .cancelled,
+        ]
+        .map { (SpeciesError($0, "x") as NSError).code }
+        #expect(codes == [1, 2, 3, 4, 5, 6])
+        #expect((refused as NSError?)?.domain == "SpeciesKit.SpeciesError")
+        #expect(((refused as NSError?)?.userInfo[NSUnderlyingErrorKey] as? URLError)?.code == .cannotConnectToHost)
+        #expect(Set([AnswerSource.service(refusing), .service(refusing), .unasked]).count == 2)
     }
 
     /// Two questions at once: each its own answer.

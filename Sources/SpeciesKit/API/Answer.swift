@@ -16,7 +16,7 @@ public struct Answer<Value: Sendable>: Sendable {
 
 /// Where an answer came from: one service, one service's cache, or the
 /// SWAPI data built into SpeciesKit; never parts of two.
-public enum AnswerSource: Sendable, Equatable, CustomStringConvertible {
+public enum AnswerSource: Sendable, Hashable, CustomStringConvertible {
     /// The service at this root answered (its fresh cached responses
     /// included).
     case service(APIRoot)

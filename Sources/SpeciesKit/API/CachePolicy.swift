@@ -24,6 +24,13 @@ public struct CachePolicy: Sendable, Equatable {
     public var maxAge: Double
     /// When an entry is the answer, and when the server is asked.
     public var mode: Mode
+    /// Seconds a client keeps an answer in memory, from when the oldest
+    /// response it was made of was fetched; nil: `maxAge`. 0 keeps none.
+    /// ``SpeciesClient/invalidate()`` drops them sooner.
+    public var memoryLifetime: Double?
+
+    /// How long answers are kept in memory.
+    var keptFor: Double { memoryLifetime ?? maxAge }
 
     /// Whether what was fetched, or confirmed, at `date` may answer at
     /// `now`: at most `maxAge` seconds before it, and not after (a clock
@@ -34,9 +41,10 @@ public struct CachePolicy: Sendable, Equatable {
     }
 
     /// A cache in `directory` (none when nil).
-    public init(directory: URL?, maxAge: Double = defaultMaxAge, mode: Mode = .normal) {
+    public init(directory: URL?, maxAge: Double = defaultMaxAge, mode: Mode = .normal, memoryLifetime: Double? = nil) {
         self.directory = directory
         self.maxAge = maxAge
         self.mode = mode
+        self.memoryLifetime = memoryLifetime
     }
 }

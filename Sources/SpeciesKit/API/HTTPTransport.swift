@@ -168,6 +168,21 @@ public struct TransportError: Error, Sendable, Hashable {
 
         /// `timed out`.
         public let description: String
+
+        /// The `URLError` code that stands for the kind: nil for a failure
+        /// no `URLError` names (a body too large, too many headers, other).
+        var urlErrorCode: URLError.Code? {
+            switch self {
+            case .connectionRefused: .cannotConnectToHost
+            case .unknownHost: .cannotFindHost
+            case .timedOut: .timedOut
+            case .connectionLost: .networkConnectionLost
+            case .insecureConnection: .secureConnectionFailed
+            case .cancelled: .cancelled
+            case .redirectRefused: .httpTooManyRedirects
+            default: nil
+            }
+        }
     }
 
     /// What went wrong.
@@ -186,14 +201,23 @@ public struct TransportError: Error, Sendable, Hashable {
     public var limit: Int?
     /// With ``Kind/redirectRefused``: where the redirect led.
     public var location: String?
+    /// The code of the `URLError` the request failed with: the system's
+    /// own, so that an app tells "offline" (`.notConnectedToInternet`) from
+    /// "down" (`.cannotConnectToHost`); when the transport gave none, the
+    /// code of its kind (`.timedOut` for ``Kind/timedOut``).
+    public var urlErrorCode: URLError.Code? {
+        get { code ?? kind.urlErrorCode }
+        set { code = newValue }
+    }
+    private var code: URLError.Code?
 
     /// A failure of the request for `url`, its response begun or not, with
     /// what its kind carries.
     public init(
         _ kind: Kind, url: URL, detail: String, responseBegan: Bool = false, seconds: Double? = nil,
-        limit: Int? = nil, location: String? = nil
+        limit: Int? = nil, location: String? = nil, urlErrorCode: URLError.Code? = nil
     ) {
         (self.kind, self.url, self.detail, self.responseBegan) = (kind, url, detail, responseBegan)
-        (self.seconds, self.limit, self.location) = (seconds, limit, location)
+        (self.seconds, self.limit, self.location, code) = (seconds, limit, location, urlErrorCode)
     }
 }

@@ -46,7 +46,9 @@ public struct SpeciesClient: Sendable {
         /// Where responses are kept, and when they answer.
         public var cache: CachePolicy
         /// When no service can answer, answer from the cache, whatever its
-        /// age, and for SWAPI's public services from the SWAPI data built in.
+        /// age, and for SWAPI's public services from the SWAPI data built in;
+        /// off by default: only what is asked for stands in, and
+        /// ``Answer/source`` says what did.
         public var fallback: Bool
         /// The `User-Agent` of every request of the default transport.
         public var userAgent: String
@@ -54,13 +56,13 @@ public struct SpeciesClient: Sendable {
         /// A quarter of a second, RFC 8305's: the default of `attemptDelay`.
         public static let defaultAttemptDelay = 0.25
 
-        /// SWAPI's public services, a 15-second timeout, three retries and
-        /// no cache.
+        /// SWAPI's public services, a 15-second timeout, three retries, no
+        /// cache and no stand-in.
         public init(
             roots: [APIRoot] = APIRoot.publicServices, timeout: Double = defaultTimeout, retries: Int = defaultRetries,
             maxResponseSize: Int = defaultMaxResponseSize, serial: Bool = false,
             attemptDelay: Double = defaultAttemptDelay, cache: CachePolicy = CachePolicy(directory: nil),
-            fallback: Bool = true, userAgent: String = "SpeciesKit/\(SpeciesRelease.version)"
+            fallback: Bool = false, userAgent: String = "SpeciesKit/\(SpeciesRelease.version)"
         ) {
             self.roots = roots
             self.timeout = timeout
@@ -97,6 +99,11 @@ public struct SpeciesClient: Sendable {
             if attemptDelay.isNaN || attemptDelay < 0 {
                 return .badQuestion(
                     "the attempt delay must be 0 seconds or more, not \(attemptDelay)", setting: .attemptDelay)
+            }
+            if let kept = cache.memoryLifetime, !kept.isFinite || kept < 0 {
+                return .badQuestion(
+                    "the memory's lifetime must be a finite number of seconds, 0 or more, not \(kept)",
+                    setting: .memoryLifetime)
             }
             if !cache.maxAge.isFinite || cache.maxAge < 0 {
                 return .badQuestion(
@@ -158,12 +165,18 @@ public struct SpeciesClient: Sendable {
 
     /// Page `number`, from 1, of the species, or of those whose name
     /// matches `search`: every word of it is part of the name, ignoring case.
+    /// `cache`, for this call, is how the cache and what the client keeps
+    /// answer (nil: the configuration's ``CachePolicy/mode``): `.refresh`
+    /// asks the network and replaces what is kept, for every later call.
     /// - Throws: a `nothingMatched` error past the last page, which says how
     ///   many there are; a `badQuestion` one for a page below 1 or a search
     ///   without a word; or why no source could answer.
-    public func page(_ number: Int = 1, search: String? = nil) async throws(SpeciesError) -> Answer<SpeciesPage> {
-        try await answer(.page(number, search: search), checking: Self.check(page: number), Self.check(search: search))
-        { source throws(Fault) in
+    public func page(_ number: Int = 1, search: String? = nil, cache: CachePolicy.Mode? = nil)
+        async throws(SpeciesError) -> Answer<SpeciesPage>
+    {
+        try await answer(
+            .page(number, search: search), cache: cache, checking: Self.check(page: number), Self.check(search: search)
+        ) { source throws(Fault) in
             try await source.page(number, search: search)
         }
     }
@@ -171,11 +184,12 @@ public struct SpeciesClient: Sendable {
     /// Every species, or every one whose name matches `search`, in API
     /// order, all from one source. With a `limit`, from 0, the first `limit`
     /// of them, and only as many pages are fetched as hold them: none for
-    /// 0, which answers `[]` from ``AnswerSource/unasked``.
+    /// 0, which answers `[]` from ``AnswerSource/unasked``. `cache`: as
+    /// ``page(_:search:cache:)`` says.
     /// - Throws: a `badQuestion` error for a limit below 0 or a search
     ///   without a word; or why no source could answer.
-    public func allSpecies(search: String? = nil, limit: Int? = nil) async throws(SpeciesError)
-        -> Answer<[StarWarsSpecies]>
+    public func allSpecies(search: String? = nil, limit: Int? = nil, cache: CachePolicy.Mode? = nil)
+        async throws(SpeciesError) -> Answer<[StarWarsSpecies]>
     {
         let limitProblem: Fault? = limit.flatMap {
             $0 < 0 ? .badQuestion("a limit must be 0 or more, not \($0)", setting: nil) : nil
@@ -185,7 +199,7 @@ public struct SpeciesClient: Sendable {
             return Answer([], from: .unasked)
         }
         var answer = try await answer(
-            .species(search: search, limit: limit), checking: limitProblem, Self.check(search: search)
+            .species(search: search, limit: limit), cache: cache, checking: limitProblem, Self.check(search: search)
         ) { source throws(Fault) in
             try await source.species(matching: search, limit: limit)
         }
@@ -193,34 +207,41 @@ public struct SpeciesClient: Sendable {
         return answer
     }
 
-    /// The species `query` designates.
+    /// The species `query` designates. `cache`: as
+    /// ``page(_:search:cache:)`` says.
     /// - Throws: a `nothingMatched` error when there is none; a
     ///   `badQuestion` one, before any request, for an id below 1, a blank or
     ///   overlong name, or a URL that is no species of the client's
     ///   services; or why no source could answer.
-    public func species(_ query: SpeciesQuery) async throws(SpeciesError) -> Answer<StarWarsSpecies> {
+    public func species(_ query: SpeciesQuery, cache: CachePolicy.Mode? = nil) async throws(SpeciesError)
+        -> Answer<StarWarsSpecies>
+    {
         let resolved: SpeciesQuery
         do throws(Fault) {
             resolved = try query.checked(roots: roots)
         } catch {
             throw SpeciesError(error)
         }
-        return try await answer(.one(resolved)) { source throws(Fault) in try await Self.species(resolved, in: source) }
+        return try await answer(.one(resolved), cache: cache) { source throws(Fault) in
+            try await Self.species(resolved, in: source)
+        }
     }
 
     /// The species `query` designates, and the names behind its links, all
-    /// from one source.
-    /// - Throws: as ``species(_:)`` does.
-    public func speciesAndRelated(_ query: SpeciesQuery) async throws(SpeciesError) -> Answer<
-        (species: StarWarsSpecies, related: RelatedResources)
-    > {
+    /// from one source. `cache`: as ``page(_:search:cache:)`` says.
+    /// - Throws: as ``species(_:cache:)`` does.
+    public func speciesAndRelated(_ query: SpeciesQuery, cache: CachePolicy.Mode? = nil) async throws(SpeciesError)
+        -> Answer<
+            (species: StarWarsSpecies, related: RelatedResources)
+        >
+    {
         let resolved: SpeciesQuery
         do throws(Fault) {
             resolved = try query.checked(roots: roots)
         } catch {
             throw SpeciesError(error)
         }
-        return try await answer(.related(resolved)) { source throws(Fault) in
+        return try await answer(.related(resolved), cache: cache) { source throws(Fault) in
             let species = try await Self.species(resolved, in: source)
             return (species, try await related(of: species, in: source))
         }
@@ -230,15 +251,15 @@ public struct SpeciesClient: Sendable {
     /// `problems` (of the question) say it may be asked: the one kept, the
     /// one being fetched for another caller, or a new one (`SharedAnswers`).
     private func answer<Value: Sendable>(
-        _ question: Question, checking problems: Fault?...,
+        _ question: Question, cache: CachePolicy.Mode?, checking problems: Fault?...,
         body: @escaping @Sendable (any SpeciesCatalog) async throws(Fault) -> Value
     ) async throws(SpeciesError) -> Answer<Value> {
         if let problem = configuration.problem() ?? problems.lazy.compactMap({ $0 }).first {
             throw SpeciesError(problem)
         }
-        let mode = configuration.cache.mode
+        let mode = cache ?? configuration.cache.mode
         let shared = await shared.answer(
-            to: question, mode: mode, lifetime: configuration.cache.maxAge, now: time.now
+            to: question, mode: mode, lifetime: configuration.cache.keptFor, now: time.now
         ) { flight, isolation in
             do throws(Fault) {
                 return .success(
@@ -253,6 +274,13 @@ public struct SpeciesClient: Sendable {
             return Answer(value, from: answer.source)
         case .failure(let error): throw SpeciesError(error)
         }
+    }
+
+    /// Drops every answer the client keeps in memory, and has the fetches
+    /// under way keep none: the next call of each question asks its
+    /// sources again. What the cache folder holds stays (``CachePolicy``).
+    public func invalidate() {
+        shared.handle(.invalidated)
     }
 
     static func check(page number: Int) -> Fault? {

@@ -48,6 +48,8 @@ public struct SpeciesError: Error, Sendable, Hashable, CustomStringConvertible, 
         public static let attemptDelay = Setting(description: "attemptDelay")
         /// ``CachePolicy/maxAge``.
         public static let maxAge = Setting(description: "cache.maxAge")
+        /// ``CachePolicy/memoryLifetime``.
+        public static let memoryLifetime = Setting(description: "cache.memoryLifetime")
         /// ``CachePolicy/mode``: offline, the cache alone answers.
         public static let cacheMode = Setting(description: "cache.mode")
         /// The certificate authorities trusted for HTTPS.
@@ -71,12 +73,13 @@ public struct SpeciesError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// one: every property as given.
     public init(
         _ kind: Kind, _ description: String, url: URL? = nil, setting: Setting? = nil, httpStatus: Int? = nil,
-        retryAfter: Double? = nil, candidates: [String] = [], suggestions: [String] = []
+        retryAfter: Double? = nil, urlErrorCode: URLError.Code? = nil, candidates: [String] = [],
+        suggestions: [String] = []
     ) {
         fault = .made(
             Made(
                 kind: kind, sentence: description, url: url, setting: setting, httpStatus: httpStatus,
-                retryAfter: retryAfter, candidates: candidates, suggestions: suggestions))
+                retryAfter: retryAfter, urlErrorCode: urlErrorCode, candidates: candidates, suggestions: suggestions))
     }
 
     /// What a caller can do about it.
@@ -101,6 +104,12 @@ public struct SpeciesError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// Seconds the service asked to wait (`Retry-After`), longer than the
     /// timeout left, when it asked.
     public var retryAfter: Double? { fault.details.retryAfter }
+    /// The transport's `URLError` code where the network failed
+    /// (``TransportError/urlErrorCode``): `.notConnectedToInternet` is the
+    /// device offline, `.cannotConnectToHost` or `.cannotFindHost` the
+    /// service down or gone, `.timedOut` too slow; of several services, the
+    /// last one's that failed so. Nil when the network did not fail.
+    public var urlErrorCode: URLError.Code? { fault.details.urlErrorCode }
     /// The sentence of ``description``.
     public var errorDescription: String? { description }
     /// Why it failed, by its kind.
@@ -123,6 +132,28 @@ public struct SpeciesError: Error, Sendable, Hashable, CustomStringConvertible, 
         .unavailable:
             "No service could answer (unreachable, too slow, an HTTP error, not SWAPI), and nothing could stand in.",
         .cancelled: "The task that asked was cancelled before an answer came.",
+    ]
+}
+
+extension SpeciesError: CustomNSError {
+    /// `SpeciesKit.SpeciesError`.
+    public static var errorDomain: String { "SpeciesKit.SpeciesError" }
+
+    /// One code for each kind, as an `NSError` shows it: 1 nothing
+    /// matched, 2 ambiguous name, 3 bad question, 4 bad answer, 5
+    /// unavailable, 6 cancelled; a kind added later gets the next.
+    public var errorCode: Int { Self.codes[kind] ?? 0 }
+
+    /// The sentence, as `NSLocalizedDescriptionKey`, and the transport's
+    /// `URLError` as `NSUnderlyingErrorKey`, when the network failed.
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: description]
+        if let code = urlErrorCode { info[NSUnderlyingErrorKey] = URLError(code) }
+        return info
+    }
+
+    private static let codes: [Kind: Int] = [
+        .nothingMatched: 1, .ambiguousName: 2, .badQuestion: 3, .badAnswer: 4, .unavailable: 5, .cancelled: 6,
     ]
 }
 
@@ -158,6 +189,7 @@ struct Made: Sendable, Equatable {
     var setting: SpeciesError.Setting?
     var httpStatus: Int?
     var retryAfter: Double?
+    var urlErrorCode: URLError.Code?
     var candidates: [String]
     var suggestions: [String]
 }
@@ -243,10 +275,12 @@ enum Fault: Error, Sendable, Equatable {
         case .rateLimited(_, let status, let retryAfter, _, _):
             (made.httpStatus, made.retryAfter) = (status, retryAfter)
         case .unanswered(let cause, _): return cause.details
+        case .unreachable(let error): made.urlErrorCode = error.urlErrorCode
         case .noServiceAnswered(let failures):
             let details = failures.map(\.error.details)
             made.httpStatus = details.last { $0.httpStatus != nil }?.httpStatus
             made.retryAfter = details.last { $0.retryAfter != nil }?.retryAfter
+            made.urlErrorCode = details.last { $0.urlErrorCode != nil }?.urlErrorCode
         default: break
         }
         return made

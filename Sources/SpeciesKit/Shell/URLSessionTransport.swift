@@ -394,5 +394,8 @@ extension TransportError {
         default:
             self.init(.other, url: url, detail: message)
         }
+        // FoundationNetworking's `.unknown` says less than the kind read
+        // from curl's words.
+        if urlError.code != .unknown { urlErrorCode = urlError.code }
     }
 }
