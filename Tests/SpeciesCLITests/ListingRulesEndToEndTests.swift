@@ -131,20 +131,6 @@ struct ListingRulesEndToEndTests {
             alone: "species/?page=2 is not whole: a second species is named \(name), where a listing names each once")
     }
 
-    /// Issue 49: a copy that keeps swapi.dev's species URLs is shown each
-    /// species its listing prints, under that URL.
-    @Test func showTakesEveryURLTheCopysListingPrints() async throws {
-        let copy = try await session.root(fault: "public-urls")
-        let result = try await installed([
-            "--no-fallback", "--base-url", copy, "show", "https://swapi.dev/api/species/3/",
-        ])
-        #expect(result.status == 0 && result.stdout.hasPrefix("Wookie\n"), "\(result)")
-        let other = try await installed([
-            "--no-fallback", "--base-url", copy, "show", "https://example.com/api/species/3/",
-        ])
-        #expect(other.status == 64, "\(other)")
-    }
-
     /// Issue 49: a root with a percent-escape is a root like any other.
     @Test func aRootWithAPercentEscapeAnswers() async throws {
         let root = try await session.root()

@@ -204,7 +204,7 @@ struct PublicAPITests {
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
             $0.components(separatedBy: "```")[0]
         }
-        #expect(blocks.count == 4)
+        #expect(blocks.count == 5)
         for block in blocks {
             let wanted = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             let found = lines.indices.contains { start in
@@ -427,8 +427,8 @@ struct PublicAPITests {
         _ = try await client.species(.id(3))
         _ = try await client.species(.id(3))
         #expect(try await session.requests().count == 1, "kept")
-        let refreshed = try await client.species(.id(3), cache: .refresh)
-        #expect(refreshed.value.name == "Wookie" && refreshed.source == .service(root))
+        let fresh = try await client.species(.id(3), cache: .refresh)
+        #expect(fresh.value.name == "Wookie" && fresh.source == .service(root))
         _ = try await client.species(.id(3))
         #expect(try await session.requests().count == 2, "the refresh asked, and replaced what is kept")
         client.invalidate()
