@@ -130,14 +130,13 @@ public struct APIRoot: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `url`, a species of this service in any spelling of the one grammar
-    /// (`ResourceReference`) that its listings may print (`writes`), as the
-    /// service is asked it: its dialect's own for SWAPI's hosts
-    /// (`Dialect.ofPublicHost`), as given under its own root for another;
-    /// nil when it is none of its species. `owned` takes only a URL under
-    /// its own root.
-    func speciesURL(_ url: URL, owned: Bool = false) -> URL? {
+    /// (`ResourceReference`) under its own root (`owns`), as the service is
+    /// asked it: its dialect's own for SWAPI's hosts
+    /// (`Dialect.ofPublicHost`), as given for another; nil when it is none
+    /// of its species.
+    func speciesURL(_ url: URL) -> URL? {
         guard let (reference, root) = ResourceReference.parse(url.absoluteString), reference.kind == .species,
-            owned ? owns(root) : writes(root)
+            owns(root)
         else { return nil }
         let given = String(url.absoluteString.dropFirst(root.count))
         return Dialect.ofPublicHost(self).map { $0.url(of: reference, under: self) }

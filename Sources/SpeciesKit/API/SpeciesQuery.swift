@@ -66,7 +66,7 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
             // Only a URL under a service's own root: a copy's listing may
             // print the public service's, which `show` does not know
             // before it asks (issue 49, item 4, left for the next round).
-            guard let normalised = roots.lazy.compactMap({ $0.speciesURL(url, owned: true) }).first else {
+            guard let normalised = roots.lazy.compactMap({ $0.speciesURL(url) }).first else {
                 let expected = (roots.first ?? .swapi).url.withoutCredentials.absoluteString + "species/<id>/"
                 throw .notASpeciesURL(url.absoluteString, expected: expected)
             }

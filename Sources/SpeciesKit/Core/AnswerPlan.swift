@@ -59,8 +59,11 @@ struct AnswerPlan: Sendable {
     /// The deadline's length, for messages.
     private let timeout: Double
     private var states: [State]
-    /// Of the services asked, in the order they failed.
-    private(set) var failures: [ServiceFailure] = []
+    /// Of the services asked, by their place in the list.
+    private var failed: [Int: ServiceFailure] = [:]
+    /// The services that failed, in the order they are asked, however the
+    /// network ordered their failures (docs/cli.md: a notice names them so).
+    var failures: [ServiceFailure] { failed.keys.sorted().compactMap { failed[$0] } }
     /// The services the deadline left no time for.
     private var unasked: [String] = []
     /// The last failure of a stand-in.
@@ -159,7 +162,7 @@ struct AnswerPlan: Sendable {
                 return .again(index)
             } else {
                 states[index] = .failed
-                if case .service = sources[index] { failures.append(failure) } else { standInFailure = error }
+                if case .service = sources[index] { failed[index] = failure } else { standInFailure = error }
                 if case .notCached = error { uncached += 1 }
             }
         }

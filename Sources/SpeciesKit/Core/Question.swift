@@ -12,7 +12,7 @@ enum Question: Hashable, Sendable, CustomStringConvertible {
     /// (docs/cli.md, "show").
     func named(among services: [APIRoot]) -> APIRoot? {
         switch self {
-        case .one(.url(let url)), .related(.url(let url)): services.first { $0.speciesURL(url, owned: true) != nil }
+        case .one(.url(let url)), .related(.url(let url)): services.first { $0.speciesURL(url) != nil }
         default: nil
         }
     }
