@@ -410,7 +410,9 @@ struct PublicAPITests {
     @Test func aServiceFoundDownIsAskedAgainWhenNothingElseCanAnswer() async throws {
         // Its first request hangs, the others are answered.
         let root = try #require(APIRoot(try await session.root(fault: "hang", faulty: 1)))
-        let client = SpeciesClient(configuration: .init(roots: [root], timeout: 4, retries: 0))
+        // 10 s: time for a busy machine to send the first request before
+        // the clock runs out (the hang then proves the service down).
+        let client = SpeciesClient(configuration: .init(roots: [root], timeout: 10, retries: 0))
         let asked = Task { await error { () throws(SpeciesError) in _ = try await client.species(.id(3)) } }
         _ = try await session.requests(fault: "hang", faulty: 1, atLeast: 1)
         let down = await asked.value

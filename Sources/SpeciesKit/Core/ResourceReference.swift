@@ -14,8 +14,8 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
             "model", "manufacturer", "cost_in_credits", "length", "max_atmosphering_speed", "crew", "passengers",
             "cargo_capacity", "consumables", "pilots", "films",
         ]
-        private static let fields: [Kind: Set<String>] = [
-            .species: Set(SpeciesField.allCases.map(\.row.key)).subtracting(["id"]),
+        private static let fields: [Kind: [String]] = [
+            .species: SpeciesField.allCases.map(\.row.key).filter { $0 != "id" },
             .people: [
                 "height", "mass", "hair_color", "skin_color", "eye_color", "birth_year", "gender", "homeworld", "films",
                 "species", "vehicles", "starships",
@@ -28,17 +28,21 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
                 "title", "episode_id", "opening_crawl", "director", "producer", "release_date", "characters", "planets",
                 "starships", "vehicles", "species",
             ],
-            .vehicles: Set(craft + ["vehicle_class"]),
-            .starships: Set(craft + ["hyperdrive_rating", "MGLT", "starship_class"]),
-        ].mapValues { $0.union(["name", "created", "edited", "url"]) }
+            .vehicles: craft + ["vehicle_class"],
+            .starships: craft + ["hyperdrive_rating", "MGLT", "starship_class"],
+        ].mapValues { $0 + ["name", "created", "edited", "url"] }
 
-        /// For each kind, each field that marks an object as of another kind.
-        private static let foreign: [Kind: [String: Kind]] = Dictionary(
+        /// For each kind, each field that marks an object as of another
+        /// kind, that kind, and the field's place in the table: the mark
+        /// named is the first in the table's order, whatever the order of
+        /// an object's keys.
+        private static let foreign: [Kind: [String: (place: Int, kind: Kind)]] = Dictionary(
             uniqueKeysWithValues: allCases.map { kind in
-                var marks: [String: Kind] = [:]
+                let own = Set(fields[kind, default: []])
+                var marks: [String: (place: Int, kind: Kind)] = [:]
                 for other in allCases where other != kind {
-                    for field in fields[other, default: []] where !fields[kind, default: []].contains(field) {
-                        marks[field] = marks[field] ?? other
+                    for field in fields[other, default: []] where !own.contains(field) && marks[field] == nil {
+                        marks[field] = (marks.count, other)
                     }
                 }
                 return (kind, marks)
@@ -60,8 +64,11 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
         /// an object of those keys may be of this kind.
         func foreignMark(_ keys: some Sequence<String>) -> (key: String, kind: Kind)? {
             let marks = Self.foreign[self, default: [:]]
-            for key in keys { if let kind = marks[key] { return (key, kind) } }
-            return nil
+            var first: (key: String, place: Int, kind: Kind)?
+            for key in keys {
+                if let mark = marks[key], mark.place < first?.place ?? .max { first = (key, mark.place, mark.kind) }
+            }
+            return first.map { ($0.key, $0.kind) }
         }
     }
 
