@@ -392,24 +392,31 @@ package struct ResponseCache: Sendable {
         var size: Int
         var bodySize: Int
 
-        /// The header at the start of `bytes`; nil when it is not one.
+        /// The header at the start of `bytes`; nil when it is not one. Read
+        /// as bytes: `cache info` reads one for each of many entries.
         init?(_ bytes: Data) {
-            guard bytes.starts(with: Data(ResponseCache.magic.utf8)), let end = bytes.firstRange(of: Data("\n\n".utf8))
-            else { return nil }
-            var fields: [String: String] = [:]
-            for line in String(decoding: bytes[..<end.lowerBound], as: UTF8.self).split(separator: "\n").dropFirst() {
-                guard let space = line.firstIndex(of: " ") else { return nil }
-                fields[String(line[..<space])] = String(line[line.index(after: space)...])
-            }
-            guard let url = fields["url"], let fetched = fields["fetched"].flatMap(Double.init), fetched.isFinite,
+            guard let (fields, size) = bytes.withUnsafeBytes({ Self.fields($0.bindMemory(to: UInt8.self)) }),
+                let url = fields["url"], let fetched = fields["fetched"].flatMap(Double.init), fetched.isFinite,
                 let bodySize = fields["length"].flatMap(Int.init), bodySize >= 0
             else { return nil }
-            (self.url, self.fetched, etag, lastModified, count) = (
+            (self.url, self.fetched, etag, lastModified, count, self.size, self.bodySize) = (
                 url, Date(timeIntervalSince1970: fetched), fields["etag"], fields["last-modified"],
-                fields["count"].flatMap(Int.init)
+                fields["count"].flatMap(Int.init), size, bodySize
             )
-            size = end.upperBound - bytes.startIndex
-            self.bodySize = bodySize
+        }
+
+        private static func fields(_ bytes: UnsafeBufferPointer<UInt8>) -> (fields: [String: String], size: Int)? {
+            let start = ResponseCache.magic.utf8.count
+            guard bytes.starts(with: ResponseCache.magic.utf8),
+                let end = (start..<bytes.count).first(where: { bytes[$0] == 10 && bytes[$0 - 1] == 10 })
+            else { return nil }
+            var fields: [String: String] = [:]
+            for line in bytes[start..<end].split(separator: 10) {
+                guard let space = line.firstIndex(of: 32) else { return nil }
+                fields[String(decoding: line[..<space], as: UTF8.self)] = String(
+                    decoding: line[(space + 1)...], as: UTF8.self)
+            }
+            return (fields, end + 1)
         }
     }
 
@@ -434,10 +441,12 @@ package struct ResponseCache: Sendable {
             // A header is a few hundred bytes: the rest is read only for a
             // longer one.
             head = readBytes(count: min(size, 1024))
-            if head.count < min(size, ResponseCache.maxHeaderSize), head.firstRange(of: Data("\n\n".utf8)) == nil {
+            var header = Header(head)
+            if header == nil, head.count < min(size, ResponseCache.maxHeaderSize) {
                 head += readBytes(count: min(size, ResponseCache.maxHeaderSize) - head.count)
+                header = Header(head)
             }
-            if let header = Header(head), header.bodySize <= maxBodySize, header.size + header.bodySize == size {
+            if let header, header.bodySize <= maxBodySize, header.size + header.bodySize == size {
                 self.header = header
             }
         }
