@@ -145,6 +145,9 @@ struct PublicAPITests {
         let limited = try await failure("429-long")
         #expect(limited?.httpStatus == 429 && limited?.retryAfter == 25924 && limited?.setting == .timeout)
         #expect(limited?.recoverySuggestion == "Ask again after 7 h 12 min, as the service asks.")
+        let once = try await failure("429-once")
+        #expect(once?.httpStatus == 429 && once?.retryAfter == 1, "with no retries, the wait asked is still said")
+        #expect(once?.recoverySuggestion == "Ask again after 1 s, as the service asks.")
         let refused = try await failure("404-json")
         #expect(refused?.httpStatus == 404 && refused?.kind == .unavailable)
     }

@@ -131,8 +131,25 @@ struct RetryTests {
         do {
             _ = try await Attempt(.swapi, limits: limits, dialect: .drf, mode: .normal, fetching: fetching).get(url)
             return (200, timed.requests.count)
-        } catch Fault.httpStatus(let status, _), Fault.notSWAPI(_, let status?) {
+        } catch Fault.httpStatus(let status, _, _), Fault.notSWAPI(_, let status?) {
             return (status, timed.requests.count)
+        }
+    }
+
+    /// A response taken that is no answer: 401 and 403 say it is not SWAPI;
+    /// any other its status, with the wait its `Retry-After` asks.
+    @Test func aResponseTakenIsItsFault() {
+        let cases: [(status: Int, headers: [String: String], fault: Fault)] = [
+            (401, [:], .notSWAPI(url: url, status: 401)),
+            (403, ["Retry-After": "5"], .notSWAPI(url: url, status: 403)),
+            (429, ["Retry-After": "1"], .httpStatus(429, url: url, retryAfter: 1)),
+            (503, ["retry-after": "120"], .httpStatus(503, url: url, retryAfter: 120)),
+            (503, ["Retry-After": "soon"], .httpStatus(503, url: url)),
+            (500, [:], .httpStatus(500, url: url)),
+        ]
+        for (status, headers, fault) in cases {
+            let response = HTTPResponse(status: status, headers: headers, body: Data())
+            #expect(Retrying.fault(of: response, url: url, now: Self.now) == fault, "\(status) \(headers)")
         }
     }
 

@@ -101,8 +101,9 @@ public struct SpeciesError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// The HTTP status of the service's answer that failed, when one did
     /// (of several services, the last one's that answered with one).
     public var httpStatus: Int? { fault.details.httpStatus }
-    /// Seconds the service asked to wait (`Retry-After`), longer than the
-    /// timeout left, when it asked.
+    /// Seconds the service asked to wait (`Retry-After`), when it asked:
+    /// a wait longer than the timeout left, or one asked after the last
+    /// retry (with `retries: 0`, after the first answer).
     public var retryAfter: Double? { fault.details.retryAfter }
     /// The transport's `URLError` code where the network failed
     /// (``TransportError/urlErrorCode``): `.notConnectedToInternet` is the
@@ -218,7 +219,7 @@ enum Fault: Error, Sendable, Equatable {
     case nothingCached(String, cacheOff: Bool)
     /// An HTTP error status that is not an answer: an error of the
     /// service, or a 404 from a service whose species list is not SWAPI's.
-    case httpStatus(Int, url: URL)
+    case httpStatus(Int, url: URL, retryAfter: Double? = nil)
     /// The service answers, but not as SWAPI does: its species list
     /// answered `status` (404), or it asked for credentials (401, 403); nil,
     /// its species list is empty.
@@ -271,7 +272,8 @@ enum Fault: Error, Sendable, Equatable {
         case .made(let given): return given
         case .noSuchName(_, let suggestions): made.suggestions = suggestions
         case .ambiguousName(_, let matches): made.candidates = matches
-        case .httpStatus(let status, _), .notSWAPI(_, let status?): made.httpStatus = status
+        case .httpStatus(let status, _, let retryAfter): (made.httpStatus, made.retryAfter) = (status, retryAfter)
+        case .notSWAPI(_, let status?): made.httpStatus = status
         case .rateLimited(_, let status, let retryAfter, _, _):
             (made.httpStatus, made.retryAfter) = (status, retryAfter)
         case .unanswered(let cause, _): return cause.details
@@ -326,7 +328,7 @@ enum Fault: Error, Sendable, Equatable {
     /// The URL concerned, when one is.
     var url: URL? {
         switch self {
-        case .notFound(_, let url), .notCached(let url), .httpStatus(_, let url), .notSWAPI(let url, _),
+        case .notFound(_, let url), .notCached(let url), .httpStatus(_, let url, _), .notSWAPI(let url, _),
             .rateLimited(let url, _, _, _, _), .invalidResponse(let url, _), .incomplete(let url, _),
             .badLink(let url, _, _), .tooLarge(let url, _), .redirected(let url, _):
             url
@@ -377,7 +379,7 @@ enum Fault: Error, Sendable, Equatable {
                     ? "the client is offline with no cache, so nothing can answer for \(services)"
                     : "nothing is cached from \(services) for this, and the client is offline",
                 .unavailable, setting: .cacheMode)
-        case .httpStatus(let status, let url):
+        case .httpStatus(let status, let url, _):
             let sentence =
                 switch status {
                 case 304: "\(url.redacted) answered 304 Not Modified to a request that asked for no revalidation"

@@ -205,17 +205,17 @@ struct ListingReader {
         let listing: ListingBody
         switch answer.flatMap({ body in ListingBody.read(body, url: url) }) {
         case .success(let body): listing = body
-        case .failure(.httpStatus(404, _)) where number == 1 || comesWhole:
+        case .failure(.httpStatus(404, _, _)) where number == 1 || comesWhole:
             return .failed(.notSWAPI(url: url, status: 404))
-        case .failure(.httpStatus(404, _)) where paging != nil && question == .page(number):
+        case .failure(.httpStatus(404, _, _)) where paging != nil && question == .page(number):
             let pages = paging?.pages ?? 0
             return .failed(
                 number > pages
                     ? .noSuchPage(number, pages: pages, search: search) : .incomplete(url: url, .missing(pages: pages)))
-        case .failure(.httpStatus(404, _)) where taken.pages.isEmpty:
+        case .failure(.httpStatus(404, _, _)) where taken.pages.isEmpty:
             missing = url
             return fetch([1])
-        case .failure(.httpStatus(404, _)):
+        case .failure(.httpStatus(404, _, _)):
             return .failed(.badLink(url: taken.pages[taken.pages.count - 1].url, link: lastNext ?? "", .notFound))
         case .failure(let error): return .failed(error)
         }

@@ -11,10 +11,6 @@ struct Retrying {
     /// Retries asked so far.
     private(set) var attempt = 0
 
-    init(retries: Int) {
-        self.retries = retries
-    }
-
     enum Step: Equatable {
         /// The response is the answer, whatever its status.
         case take(HTTPResponse)
@@ -47,6 +43,20 @@ struct Retrying {
         guard error.kind == .connectionLost, attempt < retries, wait < secondsLeft else { return .fail(Fault(error)) }
         attempt += 1
         return .retry(after: wait, asked: false, because: error.detail)
+    }
+
+    /// What a response taken that is no answer says (docs/cli.md, "When
+    /// the API cannot answer"): 401 and 403 that it is not SWAPI, which
+    /// asks no one for credentials; any other its status, with the wait its
+    /// `Retry-After` asks, whatever the retries left.
+    static func fault(of response: HTTPResponse, url: URL, now: Date) -> Fault {
+        switch response.status {
+        case 401, 403: .notSWAPI(url: url, status: response.status)
+        default:
+            .httpStatus(
+                response.status, url: url,
+                retryAfter: response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: now) })
+        }
     }
 
     /// The wait before retry `attempt` (from 0): `TimeLimits.backoff`,

@@ -135,13 +135,10 @@ final class Attempt: Sendable {
                     url: key, fetched: fetching.time.now, etag: response.header("ETag"),
                     lastModified: response.header("Last-Modified"), body: body))
             return body
-        case 401, 403:
-            // SWAPI asks no one for credentials.
-            throw .notSWAPI(url: url, status: response.status)
         default:
             break
         }
-        throw .httpStatus(response.status, url: url)
+        throw Retrying.fault(of: response, url: url, now: fetching.time.now)
     }
 
     /// `body`, when it is within the client's limits, counted.

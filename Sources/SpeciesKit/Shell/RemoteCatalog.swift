@@ -158,7 +158,7 @@ struct RemoteCatalog: SpeciesCatalog {
     {
         do {
             return (try read(reader, try await attempt.get(reader.url)), reader.url)
-        } catch .httpStatus(404, _) {
+        } catch .httpStatus(404, _, _) {
             _ = try await listing(.page(1), search: nil)
             guard let again = reader.afterNotFound(listed: attempt.dialect) else { return nil }
             return try await detail(again, read)
