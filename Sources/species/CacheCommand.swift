@@ -11,11 +11,6 @@ struct CacheCommand: Sendable, Equatable {
     var action: CacheAction
     var directory: URL?
 
-    init(_ action: CacheAction, directory: URL?) {
-        self.action = action
-        self.directory = directory
-    }
-
     /// - Throws: what keeps `clear` from removing an entry (exit 74).
     func run(_ output: any OutputSink) throws(CommandError) {
         guard let directory else {

@@ -57,7 +57,7 @@ extension Invocation {
             self = .help(Self.helpText(for: command, width: helpWidth))
         case Commands.cache:
             // Its own folder, whatever `--no-cache` says.
-            self = .cache(CacheCommand(try Self.choice(of: parsed), directory: defaults.client.cache.directory))
+            self = .cache(CacheCommand(action: try Self.choice(of: parsed), directory: defaults.client.cache.directory))
         case Commands.completions:
             self = .completions(try Self.choice(of: parsed))
         case Commands.manualPage:

@@ -14,16 +14,9 @@ struct Terminal: Sendable, Equatable {
 
     /// Columns available; nil for no limit (a pipe, and no COLUMNS).
     var width: Int?
-    var color: Bool
-    var progress: Bool
-    var hints: Bool
-
-    init(width: Int? = nil, color: Bool = false, progress: Bool = false, hints: Bool = false) {
-        self.width = width
-        self.color = color
-        self.progress = progress
-        self.hints = hints
-    }
+    var color = false
+    var progress = false
+    var hints = false
 
     /// Width: `COLUMNS`, else the size of the terminal on stdout. Colour:
     /// `always`, or `auto` on a terminal unless `NO_COLOR` is set or

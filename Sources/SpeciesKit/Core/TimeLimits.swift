@@ -8,12 +8,7 @@ struct TimeLimits: Sendable, Equatable {
     let timeout: Double
     /// RFC 8305's Connection Attempt Delay: a service quiet this long has
     /// the next asked beside it (`Configuration.attemptDelay`).
-    let stagger: Double
-
-    init(timeout: Double, stagger: Double = SpeciesClient.Configuration.defaultAttemptDelay) {
-        self.timeout = timeout
-        self.stagger = stagger
-    }
+    var stagger = SpeciesClient.Configuration.defaultAttemptDelay
 
     /// A service that something follows must begin its answer within a
     /// fifth of the timeout, and at least 3 s (3 s at the default 15): a
