@@ -158,6 +158,26 @@ struct ListingRulesEndToEndTests {
         #expect(ids.compactMap { ($0 as? [String: Any])?["id"] as? Int } == Array(size + 1...min(2 * size, 37)))
     }
 
+    /// Issue 49, item 4: `show` takes each species URL a copy's listing
+    /// prints, the public service's too, and refuses one it does not print.
+    @Test func showTakesTheURLsACopyPrints() async throws {
+        let keeping = try await session.root(fault: "public-urls")
+        let shown = try await installed([
+            "--no-fallback", "--base-url", keeping, "show", "https://swapi.dev/api/species/3/",
+        ])
+        let golden = try Fixtures.text("golden/show/3.txt")
+        #expect(shown.status == 0 && shown.stdout == golden, "\(shown)")
+        let own = try await session.root()
+        let refused = try await installed([
+            "--no-fallback", "--base-url", own, "show", "https://swapi.dev/api/species/3/",
+        ])
+        #expect(refused.status == 64 && refused.stdout == "", "\(refused)")
+        #expect(
+            refused.stderr.hasPrefix(
+                "error: 'https://swapi.dev/api/species/3/' is not a species URL of this API (expected \(own)species/<id>/)\n"
+            ), "\(refused)")
+    }
+
     /// Issue 43: pages served past their count (15, where 37 are served)
     /// prove the count wrong: that service gives way, for a page as for all.
     @Test func aPagePastItsCountGivesWay() async throws {

@@ -59,6 +59,34 @@ struct DetailReaderTests {
         }
     }
 
+    /// A public service's species URL pasted for a copy is asked as the
+    /// copy's own, and taken only when the copy prints that URL: the same
+    /// root in any of its spellings. A public service asked in place of
+    /// another takes the same id, whatever it prints.
+    @Test(
+        arguments: [
+            (copy, "https://swapi.dev/api/species/3/", "https://swapi.dev/api/species/3/", true),
+            (copy, "http://SWAPI.dev/api/species/3", "https://swapi.dev/api/species/3/", true),
+            (copy, "https://swapi.dev/api/species/3/", "http://127.0.0.1:9/t1/api/species/3/", false),
+            (copy, "https://swapi.dev/api/species/3/", "https://swapi.py4e.com/api/species/3/", false),
+            (copy, "http://127.0.0.1:9/t1/api/species/3/", "https://swapi.dev/api/species/3/", true),
+            (
+                APIRoot.publicServices[1], "https://swapi.dev/api/species/3/", "https://swapi.py4e.com/api/species/3/",
+                true
+            ),
+        ] as [(APIRoot, String, String, Bool)])
+    func aPastedURLIsTakenWherePrinted(root: APIRoot, pasted: String, printed: String, taken: Bool) throws {
+        let reader = DetailReader(Self.wookie, of: root, in: .drf, pasted: URL(string: pasted))
+        #expect(reader.url == Dialect.drf.url(of: Self.wookie, under: root) || reader.url.absoluteString == pasted)
+        let body = Data(#"{"name":"Wookie","url":"\#(printed)"}"#.utf8)
+        let result = Result { () throws(Fault) in try reader.species(in: body) }
+        switch result {
+        case .success: #expect(taken, "\(pasted) at \(printed)")
+        case .failure(let error):
+            #expect(!taken && error == .notASpeciesURL(pasted, expected: root.url.absoluteString + "species/<id>/"))
+        }
+    }
+
     /// A planet, person or film is an object of its kind.
     @Test(
         arguments: [

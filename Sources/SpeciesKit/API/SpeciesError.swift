@@ -262,7 +262,8 @@ enum Fault: Error, Sendable, Equatable {
 
     /// An answer to the question, that there is nothing (no such name,
     /// page or id, or several): no other source is asked.
-    var isAnswer: Bool { kind == .nothingMatched || kind == .ambiguousName }
+    /// A question the service itself refuses (`DetailReader`) is its answer.
+    var isAnswer: Bool { kind == .nothingMatched || kind == .ambiguousName || kind == .badQuestion }
 
     /// What an app acts on, of those `SpeciesError` shows.
     var details: Made {

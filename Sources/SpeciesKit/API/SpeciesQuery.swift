@@ -63,10 +63,11 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
             if let problem = SearchTerms.problem(with: name) { throw problem }
             return self
         case .url(let url):
-            // Only a URL under a service's own root: a copy's listing may
-            // print the public service's, which `show` does not know
-            // before it asks (issue 49, item 4, left for the next round).
-            guard let normalised = roots.lazy.compactMap({ $0.speciesURL(url) }).first else {
+            // A copy's listing may print the species URLs of the public
+            // service it copies: asked, and taken when its answer prints
+            // the same (`DetailReader`).
+            guard let normalised = (roots + APIRoot.publicServices).lazy.compactMap({ $0.speciesURL(url) }).first
+            else {
                 let expected = (roots.first ?? .swapi).url.withoutCredentials.absoluteString + "species/<id>/"
                 throw .notASpeciesURL(url.absoluteString, expected: expected)
             }

@@ -12,17 +12,22 @@ struct DetailReader: Equatable {
     /// The URL asked: a pasted species URL that this service writes is sent
     /// as it was checked; any other is the reference's, in the service's dialect.
     let url: URL
+    /// A pasted URL of the public service a copy may print in its place
+    /// (docs/cli.md, "show"): the copy's answer must print it too.
+    let printed: URL?
 
     init(_ reference: ResourceReference, of root: APIRoot, in dialect: Dialect, pasted: URL? = nil) {
         self.root = root
         self.reference = reference
         self.dialect = dialect
-        if let pasted, let (named, written) = ResourceReference.parse(pasted.absoluteString), named == reference,
-            root.owns(written)
-        {
-            url = pasted
-        } else {
-            url = dialect.url(of: reference, under: root)
+        let written = pasted.flatMap { ResourceReference.parse($0.absoluteString) }.flatMap {
+            $0.reference == reference ? $0.root : nil
+        }
+        switch (pasted, written.map(root.owns)) {
+        case (let pasted?, true?): (url, printed) = (pasted, nil)
+        case (let pasted?, false?) where !APIRoot.publicServices.contains(root):
+            (url, printed) = (dialect.url(of: reference, under: root), pasted)
+        default: (url, printed) = (dialect.url(of: reference, under: root), nil)
         }
     }
 
@@ -32,6 +37,13 @@ struct DetailReader: Equatable {
         let decoded = try ResponseBody.decode(DetailBody<StarWarsSpecies.Decoded>.self, from: body, url: url).value
         var service = ServiceSpecies(root: root)
         guard service.id(of: decoded.species) == reference.id else { throw .invalidResponse(url: url, .notASpecies) }
+        if let printed, let (_, root) = ResourceReference.parse(printed.absoluteString),
+            let (_, written) = ResourceReference.parse(decoded.species.url),
+            APIRoot.publicServices.first(where: { $0.owns(root) })?.owns(written) != true
+        {
+            throw .notASpeciesURL(
+                printed.absoluteString, expected: self.root.url.withoutCredentials.absoluteString + "species/<id>/")
+        }
         return decoded
     }
 
