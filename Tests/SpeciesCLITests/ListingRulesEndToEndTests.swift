@@ -196,6 +196,16 @@ struct ListingRulesEndToEndTests {
             alone.stderr
                 == "error: \(first)species/?page=3 is not whole: it is a page past the last of the 2 its count makes, so the count is wrong\n"
         )
+        // Issue 49: in swapi.tech's dialect too, where a page past the
+        // last is the last page again, this page is not.
+        let tech = try await session.root(fault: "count-fifteen", dialect: "tech")
+        let techAlone = try await installed(["--no-fallback", "--base-url", tech, "list", "--page", "3"])
+        #expect(techAlone.status == 65 && techAlone.stdout == "", "\(techAlone)")
+        #expect(techAlone.stderr.contains("is not whole: it is a page past the last of the 2 its count makes"))
+        let healthy = try await session.root(dialect: "tech")
+        let clamped = try await installed(["--no-fallback", "--base-url", healthy, "list", "--page", "9"])
+        #expect(
+            clamped.status == 1 && clamped.stderr == "error: page 9 does not exist; there are 4 pages\n", "\(clamped)")
     }
 
     /// Issue 43: a search that answers nothing where the same service's

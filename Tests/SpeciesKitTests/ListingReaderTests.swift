@@ -464,6 +464,34 @@ struct ListingReaderTests {
         #expect(Self.error(wrong) == .incomplete(url: Self.url(3, root: Self.other), .pastTheCount(pages: 2)))
     }
 
+    /// swapi.tech answers a page past its count with its last page: no
+    /// such page. A page past the count that is not the last (a 'next'
+    /// link, or another length) proves the count wrong.
+    @Test(
+        arguments: [
+            (37, Array(31...37), false, nil),
+            (37, Array(31...37), true, 4),
+            (15, Array(21...30), true, 2),
+            (15, Array(21...30), false, 2),
+        ] as [(Int, [Int], Bool, Int?)])
+    func aSwapiTechPagePastItsCount(count: Int, ids: [Int], next: Bool, wrong: Int?) {
+        let root = APIRoot("https://www.swapi.tech/api/")!
+        let results = ids.map {
+            #"{"uid":"\#($0)","properties":{"name":"Species \#($0)","url":"https://www.swapi.tech/api/species/\#($0)"}}"#
+        }
+        let link = next ? #""https://www.swapi.tech/api/species?page=10&limit=10&expanded=true""# : "null"
+        let body =
+            #"{"message":"ok","total_records":\#(count),"total_pages":\#((count + 9) / 10),"previous":null,"next":\#(link),"results":[\#(results.joined(separator: ","))]}"#
+        var reader = Self.reader(.page(9), root: root)
+        let url = Dialect.tech.listingURL(root, page: 9)
+        #expect(Self.fetched(reader.start()) == [url])
+        let pages = (count + 9) / 10
+        let expected: Fault =
+            wrong.map { .incomplete(url: url, .pastTheCount(pages: $0)) }
+            ?? .noSuchPage(9, pages: pages, search: nil)
+        #expect(Self.error(reader.read(url, .success(Data(body.utf8)))) == expected, "\(count) \(ids) \(next)")
+    }
+
     /// swapi.tech's search must answer the term asked.
     @Test func swapiTechsSearchMustMatchTheTermAsked() {
         let root = APIRoot("https://www.swapi.tech/api/")!

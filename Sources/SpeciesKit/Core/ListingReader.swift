@@ -242,11 +242,15 @@ struct ListingReader {
                 }
                 return .failed(.noSuchPage(asked, pages: paging.pages, search: search))
             }
-            // swapi.tech answers a page past the last with the last; any
-            // other page past its count proves the count wrong.
+            // swapi.tech answers a page past the last with the last (no
+            // 'next', the last page's length); any other page past its
+            // count proves the count wrong (docs/cli.md, "What is whole").
             guard number <= paging.pages else {
+                let last =
+                    asking == .tech && listing.next == nil
+                    && listing.species.count == paging.length(ofPage: paging.pages)
                 return .failed(
-                    asking == .tech
+                    last
                         ? .noSuchPage(number, pages: paging.pages, search: search)
                         : .incomplete(url: url, .pastTheCount(pages: paging.pages)))
             }
