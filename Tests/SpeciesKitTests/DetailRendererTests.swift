@@ -64,7 +64,7 @@ struct DetailRendererTests {
 
     @Test func aMissingNameLeavesOnlyTheLifespan() {
         var unnamed = Self.wookie
-        unnamed.name = nil
+        unnamed.name = ""
         #expect(DetailRenderer.description(of: unnamed) == "\n\nTheir average lifespan is 400 years.")
         #expect(DetailRenderer.render(unnamed) == "\n\n\n\nTheir average lifespan is 400 years.\n")
     }
@@ -103,8 +103,8 @@ struct DetailRendererTests {
     }
 
     @Test func nothingButAFullStop() {
-        #expect(DetailRenderer.description(of: StarWarsSpecies(url: Fixtures.speciesURL)) == ".")
-        #expect(DetailRenderer.render(StarWarsSpecies(url: Fixtures.speciesURL)) == "\n\n.\n")
+        #expect(DetailRenderer.description(of: StarWarsSpecies(url: Fixtures.speciesURL, name: "")) == ".")
+        #expect(DetailRenderer.render(StarWarsSpecies(url: Fixtures.speciesURL, name: "")) == "\n\n.\n")
     }
 
     @Test(

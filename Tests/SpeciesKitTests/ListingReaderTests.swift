@@ -184,7 +184,7 @@ struct ListingReaderTests {
     @Test(arguments: [
         ("{}", "results[0]"),
         (#"{"name":null,"url":"https://swapi.dev/api/species/11/"}"#, "at https://swapi.dev/api/species/11/"),
-        (#"{"name":"","url":"https://swapi.dev/api/species/11/"}"#, "''"),
+        (#"{"name":"","url":"https://swapi.dev/api/species/11/"}"#, "at https://swapi.dev/api/species/11/"),
         (#"{"name":"Tatooine","url":"https://swapi.dev/api/planets/13/"}"#, "results[0]"),
         (#"{"name":"Luke","height":"172","mass":"77","url":"https://swapi.dev/api/species/11/"}"#, "results[0]"),
         (#"{"name":"Elsewhere","url":"https://evil.example/api/species/11/"}"#, "'Elsewhere'"),

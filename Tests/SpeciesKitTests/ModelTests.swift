@@ -94,7 +94,7 @@ struct StarWarsSpeciesTests {
 
     @Test func missingKeysAreAbsentButTheURL() throws {
         let empty = try Decode.species(#"{"url": "https://swapi.dev/api/species/1/"}"#).species
-        #expect(empty == StarWarsSpecies(url: Fixtures.speciesURL))
+        #expect(empty == StarWarsSpecies(url: Fixtures.speciesURL, name: ""))
         #expect(empty.people == [] && empty.films == [])
         #expect(empty.id == 1)
         #expect(throws: DecodingError.self) { _ = try Decode.species("{}") }
@@ -110,7 +110,7 @@ struct StarWarsSpeciesTests {
             ("https://swapi.dev/api/species/99999999999999999999/", 0),
         ] as [(String, Int)])
     func idFromURL(url: String, expected: Int) {
-        #expect(StarWarsSpecies(url: url).id == expected)
+        #expect(StarWarsSpecies(url: url, name: "").id == expected)
     }
 
     @Test func datesWithThreeDigitsOrNoFractionParse() throws {

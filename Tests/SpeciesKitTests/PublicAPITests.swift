@@ -57,6 +57,18 @@ struct PublicAPITests {
     }
 
     /// Nonsense is refused before any request, as a bad question, never a trap.
+    /// Issue 50, item 6: every species answered has its name, a `String`;
+    /// its links are `URL`s too.
+    @Test func aSpeciesHasItsNameAndItsLinksAsURLs() async throws {
+        let wookie = try await client([try await root()], cached: false).species(.id(3)).value
+        let name: String = wookie.name
+        #expect(name == "Wookie")
+        #expect(wookie.speciesURL?.absoluteString == wookie.url)
+        #expect(wookie.homeworldURL != nil && wookie.homeworldURL?.absoluteString == wookie.homeworld)
+        #expect(!wookie.people.isEmpty && wookie.peopleURLs.map(\.absoluteString) == wookie.people)
+        #expect(!wookie.films.isEmpty && wookie.filmURLs.map(\.absoluteString) == wookie.films)
+    }
+
     @Test func aQuestionThatCannotBeAskedIsRefusedUnasked() async throws {
         let transport = try StubTransport.recordedSWAPI()
         let client = SpeciesClient(configuration: .init(roots: [.swapi]), transport: transport)

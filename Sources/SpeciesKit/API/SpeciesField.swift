@@ -76,7 +76,8 @@ public enum SpeciesField: CaseIterable, Sendable {
     var row: Row {
         switch self {
         case .id: Row(key: "id", name: "id", kind: .id, get: { .number($0.id) }, set: { _, _ in })
-        case .name: Row(key: "name", name: "name", kind: .text, get: { .text($0.name) }, set: { $0.name = $1.text })
+        case .name:
+            Row(key: "name", name: "name", kind: .text, get: { .text($0.name) }, set: { $0.name = $1.text ?? "" })
         case .classification:
             Row(
                 key: "classification", name: "classification", kind: .text, get: { .text($0.classification) },

@@ -49,7 +49,7 @@ extension StarWarsSpecies: Codable {
                     debugDescription: "a species' field (it is a \(kind.noun)'s)")
             }
             var reader = FieldReader(container: container)
-            var species = StarWarsSpecies(url: url)
+            var species = StarWarsSpecies(url: url, name: "")
             for field in SpeciesField.allCases {
                 reader.read(field, into: &species)
             }

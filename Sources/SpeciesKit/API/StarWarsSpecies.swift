@@ -16,8 +16,9 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
     /// The species' own URL, as its service writes it:
     /// `https://swapi.dev/api/species/3/`.
     public var url: String
-    /// `Wookie`.
-    public var name: String?
+    /// `Wookie`. Every species a client answers with has one; it is empty
+    /// only where the JSON decoded had none.
+    public var name: String
     /// `mammal`, `reptile`, `artificial`.
     public var classification: String?
     /// `sentient`, or `reptilian` as SWAPI writes Rodians'.
@@ -59,7 +60,7 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
 
     /// A species at `url`, with these values; every other may be absent.
     public init(
-        url: String, name: String? = nil, classification: String? = nil,
+        url: String, name: String, classification: String? = nil,
         designation: String? = nil, averageHeight: Int? = nil, skinColors: [String]? = nil,
         hairColors: [String]? = nil, eyeColors: [String]? = nil, averageLifespan: String? = nil,
         homeworld: String? = nil, language: String? = nil, people: [String] = [],
@@ -88,8 +89,17 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
         ResourceReference.parse(url).map { $0.reference.kind == .species ? $0.reference.id : 0 } ?? 0
     }
 
+    /// `url` as a `URL`.
+    public var speciesURL: URL? { URL(string: url) }
+    /// `homeworld` as a `URL`.
+    public var homeworldURL: URL? { homeworld.flatMap(URL.init(string:)) }
+    /// `people` as `URL`s, each string that is one.
+    public var peopleURLs: [URL] { people.compactMap(URL.init(string:)) }
+    /// `films` as `URL`s, each string that is one.
+    public var filmURLs: [URL] { films.compactMap(URL.init(string:)) }
+
     /// How messages name the species: its name, else its URL.
     package var displayName: String {
-        name.map { "'\($0)'" } ?? "at \(url)"
+        name.isEmpty ? "at \(url)" : "'\(name)'"
     }
 }

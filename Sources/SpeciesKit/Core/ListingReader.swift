@@ -304,7 +304,7 @@ struct ListingReader {
                 throw .incomplete(url: url, .notASpecies(species.displayName))
             }
             guard seen.insert(id).inserted else { throw .incomplete(url: url, .repeated(species.displayName)) }
-            guard names.insert(NameMatcher.identity(species.name ?? "")).inserted else {
+            guard names.insert(NameMatcher.identity(species.name)).inserted else {
                 throw .incomplete(url: url, .named(species.displayName))
             }
         }
@@ -388,7 +388,7 @@ struct ServiceSpecies {
 
     /// The species' id, when it is a species of this service.
     mutating func id(of species: StarWarsSpecies) -> Int? {
-        guard let name = species.name, !name.isEmpty, let (reference, root) = ResourceReference.parse(species.url),
+        guard !species.name.isEmpty, let (reference, root) = ResourceReference.parse(species.url),
             reference.kind == .species
         else { return nil }
         if let written, root == written { return reference.id }

@@ -10,11 +10,11 @@ enum NameMatcher {
     static func match(_ name: String, in species: [StarWarsSpecies]) throws(Fault) -> StarWarsSpecies? {
         let key = identity(name)
         let terms = SearchTerms(name)
-        let exact = species.filter { $0.name.map(identity) == key }
-        for candidates in [exact, exact.isEmpty ? species.filter { $0.name != nil && terms.matches($0.name) } : []] {
+        let exact = species.filter { identity($0.name) == key }
+        for candidates in [exact, exact.isEmpty ? species.filter { !$0.name.isEmpty && terms.matches($0.name) } : []] {
             if candidates.count == 1 { return candidates[0] }
             if candidates.count > 1 {
-                throw .ambiguousName(name, matches: candidates.compactMap(\.name))
+                throw .ambiguousName(name, matches: candidates.map(\.name))
             }
         }
         return nil
@@ -39,7 +39,7 @@ enum NameMatcher {
     static func miss(_ name: String, searchedAt url: URL, listing: [StarWarsSpecies]) -> Fault {
         do throws(Fault) {
             if try match(name, in: listing) == nil {
-                return .noSuchName(name, suggestions: EditDistance.closest(to: name, among: listing.compactMap(\.name)))
+                return .noSuchName(name, suggestions: EditDistance.closest(to: name, among: listing.map(\.name)))
             }
         } catch {}
         return .incomplete(url: url, .missed(name))

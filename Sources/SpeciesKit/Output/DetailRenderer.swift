@@ -5,7 +5,7 @@
 public enum DetailRenderer {
     /// The title line, a blank line, the description and a final newline.
     public static func render(_ species: StarWarsSpecies) -> String {
-        "\(TerminalText.escape(species.name ?? ""))\n\n\(description(of: species))\n"
+        "\(TerminalText.escape(species.name))\n\n\(description(of: species))\n"
     }
 
     /// The names behind a species' links, as they follow its detail text
@@ -23,7 +23,8 @@ public enum DetailRenderer {
     public static func description(of species: StarWarsSpecies) -> String {
         let safe: (String) -> String = TerminalText.escape
         var text = ""
-        if let name = species.name.map(safe) {
+        if !species.name.isEmpty {
+            let name = safe(species.name)
             if let language = species.language.map(safe) {
                 text += "Members of the \(name) species speak \(language). "
             }

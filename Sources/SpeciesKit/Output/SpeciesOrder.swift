@@ -32,7 +32,7 @@ package enum SpeciesOrder: String, Sendable, CaseIterable {
 
     private func key(of species: StarWarsSpecies) -> Key? {
         switch self {
-        case .name: species.name.map { .text($0.lowercased(), $0) }
+        case .name: .text(species.name.lowercased(), species.name)
         case .height: species.averageHeight.map { .number(Double($0)) }
         case .lifespan: species.averageLifespan.flatMap(SWAPINumber.value).map(Key.number)
         }
