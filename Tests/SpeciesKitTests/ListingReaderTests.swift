@@ -464,6 +464,21 @@ struct ListingReaderTests {
         #expect(Self.error(wrong) == .incomplete(url: Self.url(3, root: Self.other), .pastTheCount(pages: 2)))
     }
 
+    /// Progress names the page waited for, and of how many once that is
+    /// known: never a page past the total.
+    @Test func progressNeverPassesTheTotal() {
+        var page9 = Self.reader(.page(9), root: Self.other)
+        _ = page9.start()
+        #expect(page9.progress?.page == 1 && page9.progress?.of == nil)
+        _ = page9.read(Self.url(1, root: Self.other), .success(Self.copyPage(1, of: 37, size: 10)))
+        #expect(page9.progress?.page == 9 && page9.progress?.of == nil, "page 9 of 4 is no page of 4")
+        var all = Self.reader(.species(limit: nil), expecting: 4)
+        _ = all.start()
+        #expect(all.progress?.page == 1 && all.progress?.of == 4)
+        _ = all.read(Self.url(1), .success(Self.page(1, of: 15)))
+        #expect(all.progress?.page == 2 && all.progress?.of == 2)
+    }
+
     /// swapi.tech answers a page past its count with its last page: no
     /// such page. A page past the count that is not the last (a 'next'
     /// link, or another length) proves the count wrong.

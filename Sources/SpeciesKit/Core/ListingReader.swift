@@ -124,6 +124,15 @@ struct ListingReader {
     /// are wanted so far.
     var pages: Int { paging?.pages ?? max(wanted, asked.count) }
 
+    /// The page waited for, and of how many: the count's pages, or before
+    /// it a listing's first ask; never a page past the total, whatever a
+    /// count says.
+    var progress: (page: Int, of: Int?)? {
+        guard let page = waitingFor else { return nil }
+        let total = if case .page = question { paging?.pages } else { pages }
+        return (page, total.flatMap { $0 > 1 && $0 >= page ? $0 : nil })
+    }
+
     /// The pages taken so far, in order.
     var pagesTaken: [(url: URL, species: Int)] { taken.pages }
 

@@ -96,11 +96,10 @@ struct RemoteCatalog: SpeciesCatalog {
     /// `fetching page 2 of 4 from swapi.dev (14 s left)…`: the page the
     /// reader waits for.
     private func sayWaiting(for reader: ListingReader) {
-        guard let number = reader.waitingFor else { return }
+        guard let (number, pages) = reader.progress else { return }
         let left = attempt.limits.map { " (\(TimeSpan.describe($0.deadline.secondsLeft)) left)" } ?? ""
         diagnostics.progress(
-            "fetching page \(number)\(reader.pages > 1 ? " of \(reader.pages)" : "") from \(root.origin.authority)\(left)…"
-        )
+            "fetching page \(number)\(pages.map { " of \($0)" } ?? "") from \(root.origin.authority)\(left)…")
     }
 
     @Sendable private func fetch(_ url: URL) async -> Result<Data, Fault> {
