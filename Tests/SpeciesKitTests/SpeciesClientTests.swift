@@ -272,6 +272,9 @@ struct ConcurrentPagesTests {
             ),
             ("https://swapi.dev/api/species/?page=0", "https://swapi.dev/api/species/?page=2", nil),
             ("https://swapi.dev/api/species/?page=99999999999999999999", "https://swapi.dev/api/species/?page=2", nil),
+            // A page number is SWAPI's whole number (`SWAPINumber`), nothing Int reads.
+            ("https://swapi.dev/api/species/?page=%2B3", "https://swapi.dev/api/species/?page=2", nil),
+            ("https://swapi.dev/api/species/?page=03", "https://swapi.dev/api/species/?page=2", 3),
         ] as [(String, String, Int?)])
     func listingLinks(link: String, pattern: String, page: Int?) throws {
         #expect(

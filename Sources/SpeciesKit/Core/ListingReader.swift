@@ -428,7 +428,9 @@ enum ListingLink {
         }
         let pages = items.filter { $0.name == "page" }
         guard let page = pages.first else { return 1 }
-        guard pages.count == 1, let value = page.value, let number = Int(value), number >= 1 else { return nil }
+        guard pages.count == 1, let value = page.value, let number = SWAPINumber.whole(value), number >= 1 else {
+            return nil
+        }
         return number
     }
 
