@@ -464,6 +464,24 @@ struct ListingReaderTests {
         #expect(Self.error(wrong) == .incomplete(url: Self.url(3, root: Self.other), .pastTheCount(pages: 2)))
     }
 
+    /// With the page size a copy's page 1 showed, a page after it is asked
+    /// alone, and held to that size.
+    @Test func aSizeShownByPage1AsksAPageAlone() {
+        func reader() -> ListingReader {
+            ListingReader(
+                root: Self.other, dialect: nil, guess: .drf, question: .page(2), search: nil, size: 5)
+        }
+        let url = Self.url(2, root: Self.other)
+        var fits = reader()
+        #expect(Self.fetched(fits.start()) == [url])
+        #expect(Self.species(fits.read(url, .success(Self.copyPage(2, of: 12, size: 5)))) == Array(6...10))
+        var grown = reader()
+        _ = grown.start()
+        #expect(
+            Self.error(grown.read(url, .success(Self.copyPage(2, of: 37, size: 10))))
+                == .incomplete(url: url, .pageLength(10, expected: 5)))
+    }
+
     /// Progress names the page waited for, and of how many once that is
     /// known: never a page past the total.
     @Test func progressNeverPassesTheTotal() {

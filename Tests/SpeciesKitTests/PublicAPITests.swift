@@ -216,12 +216,20 @@ struct PublicAPITests {
         let tests = try String(
             contentsOf: root.appendingPathComponent("Tests/SpeciesKitTests/PublicAPITests.swift"), encoding: .utf8)
         let lines = tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let blocks = article.components(separatedBy: "```swift\n").dropFirst().map {
-            $0.components(separatedBy: "```")[0]
+        let pages = try String(
+            contentsOf: root.appendingPathComponent("Sources/SpeciesKit/API/SpeciesPages.swift"), encoding: .utf8)
+        let example = pages.components(separatedBy: "/// ```swift\n").dropFirst().map {
+            $0.components(separatedBy: "/// ```")[0].replacingOccurrences(of: "    /// ", with: "")
         }
-        #expect(blocks.count == 5)
+        let blocks =
+            article.components(separatedBy: "```swift\n").dropFirst().map {
+                $0.components(separatedBy: "```")[0]
+            } + example
+        #expect(blocks.count == 6)
         for block in blocks {
-            let wanted = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let wanted = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             let found = lines.indices.contains { start in
                 lines[start...].prefix(wanted.count).elementsEqual(wanted)
             }
@@ -279,6 +287,52 @@ struct PublicAPITests {
         let answer = try await client.species(.url(try #require(URL(string: shouted))))
         #expect(answer.value.name == "Wookie")
         #expect(try await session.requests().map { $0.hasSuffix("/api/species/3/") } == [true])
+    }
+
+    /// Issue 50, item 5: the pages of a listing in order, each whole, each
+    /// from the source it names, each asked once (a copy's page 1 shows its
+    /// page size, so the pages after it are asked alone), never a page past
+    /// the last; progress is in the values.
+    @Test func thePagesComeInOrderEachAskedOnce() async throws {
+        let root = try await root()
+        let client = client([root], cached: false)
+        var numbers: [Int] = []
+        var ids: [Int] = []
+        for try await answer in client.pages() {
+            #expect(answer.source == .service(root))
+            #expect(answer.value.count == 37 && answer.value.pageCount == 4)
+            numbers.append(answer.value.number)
+            ids += answer.value.species.map(\.id)
+            #expect(ids.count == min(answer.value.number * 10, answer.value.count), "species known so far")
+        }
+        #expect(numbers == [1, 2, 3, 4] && ids == Array(1...37))
+        let asked = try await session.requests().map { $0.split(separator: "/api/").last.map(String.init) ?? $0 }
+        #expect(asked == ["species/", "species/?page=2", "species/?page=3", "species/?page=4"], "\(asked)")
+        // The example of pages(search:cache:), as it is.
+        var rows: [StarWarsSpecies] = []
+        for try await answer in client.pages(search: "an") {
+            rows += answer.value.species
+            print("page \(answer.value.number) of \(answer.value.pageCount): \(rows.count) of \(answer.value.count)")
+        }
+        let all = try await client.allSpecies(search: "an").value
+        #expect(rows == all && rows.count > 10 && rows.allSatisfy { $0.name.lowercased().contains("an") })
+    }
+
+    /// A loop may stop after any page (the page on its way is cancelled);
+    /// a failure ends the pages with the client's error.
+    @Test func thePagesStopWithTheLoopAndEndWithAFailure() async throws {
+        let client = client([try await root()], cached: false)
+        for try await answer in client.pages() {
+            #expect(answer.value.number == 1)
+            break
+        }
+        let failing = self.client([try await root(fault: "later-500")], cached: false)
+        var got: [Int] = []
+        let failure = await error { () throws(SpeciesError) in
+            for try await answer in failing.pages() { got.append(answer.value.number) }
+        }
+        #expect(
+            got == [1] && failure?.kind == .unavailable && failure?.httpStatus == 500, "\(String(describing: failure))")
     }
 
     /// Cancelling the task that asks ends the answer at once, as `cancelled`.

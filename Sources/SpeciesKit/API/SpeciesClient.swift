@@ -174,10 +174,18 @@ public struct SpeciesClient: Sendable {
     public func page(_ number: Int = 1, search: String? = nil, cache: CachePolicy.Mode? = nil)
         async throws(SpeciesError) -> Answer<SpeciesPage>
     {
+        try await page(number, search: search, cache: cache, size: nil)
+    }
+
+    /// Page `number`, asked alone of the service whose page 1 showed `size`.
+    func page(_ number: Int, search: String?, cache: CachePolicy.Mode?, size: PageSize?)
+        async throws(SpeciesError) -> Answer<SpeciesPage>
+    {
         try await answer(
-            .page(number, search: search), cache: cache, checking: Self.check(page: number), Self.check(search: search)
+            .page(number, search: search, size: size), cache: cache, checking: Self.check(page: number),
+            Self.check(search: search)
         ) { source throws(Fault) in
-            try await source.page(number, search: search)
+            try await source.page(number, search: search, size: size)
         }
     }
 

@@ -52,8 +52,9 @@ struct ListingReader {
     private let terms: SearchTerms
     /// The listing's count as known before page 1 says it.
     private let expectedCount: Int?
-    /// The page size of a known host's dialect (`Dialect.ofPublicHost`); nil
-    /// for a copy, whose page 1 says it (`Paging.of`).
+    /// The page size of a known host's dialect (`Dialect.ofPublicHost`), or
+    /// the one a copy's page 1 showed (`PageSize`); nil for a copy whose
+    /// page 1 is read first to say it (`Paging.checked`).
     private let knownSize: Int?
 
     private var asked: [URL: Int] = [:]
@@ -78,7 +79,7 @@ struct ListingReader {
     ///     it, which the pages asked at once fill; nil asks page 1 alone.
     init(
         root: APIRoot, dialect: Dialect?, guess: Dialect, question: Question, search: String?,
-        expectedCount: Int? = nil
+        expectedCount: Int? = nil, size: Int? = nil
     ) {
         self.root = root
         self.dialect = dialect
@@ -88,7 +89,7 @@ struct ListingReader {
         terms = SearchTerms(search ?? "")
         self.expectedCount = expectedCount
         service = ServiceSpecies(root: root)
-        knownSize = dialect.map { _ in SpeciesPage.size }
+        knownSize = dialect.map { _ in SpeciesPage.size } ?? size
     }
 
     /// The first step: the pages to ask for before any has answered.

@@ -3,7 +3,7 @@ import Foundation
 /// A question of a client's callers, as they share it: the method asked
 /// and its arguments, exactly.
 enum Question: Hashable, Sendable, CustomStringConvertible {
-    case page(Int, search: String?)
+    case page(Int, search: String?, size: PageSize? = nil)
     case species(search: String?, limit: Int?)
     case one(SpeciesQuery)
     case related(SpeciesQuery)
@@ -20,13 +20,20 @@ enum Question: Hashable, Sendable, CustomStringConvertible {
     /// `page 2 search 'an'`: how the cache names its lock.
     var description: String {
         switch self {
-        case .page(let number, let search): "page \(number)" + (search.map { " search '\($0)'" } ?? "")
+        case .page(let number, let search, _): "page \(number)" + (search.map { " search '\($0)'" } ?? "")
         case .species(let search, let limit):
             "species" + (search.map { " search '\($0)'" } ?? "") + (limit.map { " limit \($0)" } ?? "")
         case .one(let query): "one \(query.key)"
         case .related(let query): "related \(query.key)"
         }
     }
+}
+
+/// The size of a service's pages, as its page 1 showed it: a page after it
+/// is then asked alone, and held to that size (`ListingReader`).
+struct PageSize: Hashable, Sendable {
+    let root: APIRoot
+    let size: Int
 }
 
 extension SpeciesQuery {

@@ -20,7 +20,7 @@ struct BundledCatalog: Sendable {
     let dialect: Dialect
 
     /// - Throws: `Fault.noSuchPage`, which says how many there are.
-    func page(_ number: Int, search: String?) throws(Fault) -> SpeciesPage {
+    func page(_ number: Int, search: String?, size: PageSize? = nil) throws(Fault) -> SpeciesPage {
         try SpeciesPage(slicing: species(matching: search), page: number, search: search)
     }
 

@@ -15,8 +15,8 @@ struct RemoteCatalog: SpeciesCatalog {
 
     private var root: APIRoot { attempt.root }
 
-    func page(_ number: Int, search: String?) async throws(Fault) -> SpeciesPage {
-        let whole = try await listing(.page(number), search: search)
+    func page(_ number: Int, search: String?, size: PageSize? = nil) async throws(Fault) -> SpeciesPage {
+        let whole = try await listing(.page(number), search: search, size: size?.root == root ? size?.size : nil)
         return SpeciesPage(
             number: number, count: whole.paging.count, pageCount: whole.paging.pages, species: whole.species)
     }
@@ -26,7 +26,7 @@ struct RemoteCatalog: SpeciesCatalog {
     }
 
     /// Feeds the reader until it says the answer is whole, or not.
-    private func listing(_ question: ListingReader.Question, search: String?) async throws(Fault)
+    private func listing(_ question: ListingReader.Question, search: String?, size: Int? = nil) async throws(Fault)
         -> ListingReader.Whole
     {
         // The count of the listing when the cache's page 1 was whole, of any
@@ -40,7 +40,7 @@ struct RemoteCatalog: SpeciesCatalog {
         }
         var reader = ListingReader(
             root: root, dialect: Dialect.ofPublicHost(root), guess: attempt.dialect, question: question, search: search,
-            expectedCount: expected?.count)
+            expectedCount: expected?.count, size: size)
         tracePlan(of: reader, expected: expected?.from ?? "")
         var step = reader.start()
         // One page at a time needs no task group, and no thread to run one.

@@ -4,9 +4,10 @@ import Foundation
 /// source"): a service through its cache, or a service's cache alone
 /// (`RemoteCatalog`), or the SWAPI data built in (`BundledCatalog`).
 protocol SpeciesCatalog: Sendable {
-    /// Page `number`, of the species whose name matches `search`.
+    /// Page `number`, of the species whose name matches `search`; with the
+    /// `size` a service's page 1 showed, that service's page alone.
     /// - Throws: `Fault.noSuchPage` past the last page.
-    func page(_ number: Int, search: String?) async throws(Fault) -> SpeciesPage
+    func page(_ number: Int, search: String?, size: PageSize?) async throws(Fault) -> SpeciesPage
 
     /// Every species whose name matches `search` (every one without it), in
     /// API order; with a `limit`, only the pages that hold that many are
