@@ -146,11 +146,19 @@ struct AnswerPlanTests {
             services: [Self.dev, Self.py4e, Self.tech], mode: .normal, fallback: true, hasCache: false)
         #expect(plan.staggers(0))
         #expect(
-            Self.steps(&plan, [.quiet(0), .quiet(1), .answered(2), .answered(1)])
+            Self.steps(&plan, [.stagger(0, heard: false), .stagger(1, heard: false), .answered(2), .answered(1)])
                 == [.ask([0]), .ask([1]), .ask([2]), .wait, .wait])
         #expect(!plan.staggers(2), "the built-in data is asked only once every service has failed")
-        #expect(plan.next(after: .quiet(2), deadlinePassed: false) == .wait)
+        #expect(plan.next(after: .stagger(2, heard: false), deadlinePassed: false) == .wait)
         #expect(plan.next(after: Self.failed(0, Self.silence), deadlinePassed: false) == .take(1))
+    }
+
+    /// A service that showed a sign of life within the attempt delay is
+    /// waited for: nothing is asked beside it.
+    @Test func aServiceHeardFromIsWaitedFor() {
+        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        #expect(Self.steps(&plan, [.stagger(0, heard: true)]) == [.ask([0]), .wait])
+        #expect(plan.next(after: .stagger(0, heard: false), deadlinePassed: false) == .ask([1]))
     }
 
     @Test func theFirstThatAnswersIsTakenAtOnceWhenNoneBeforeItIsAsked() {
@@ -158,7 +166,7 @@ struct AnswerPlanTests {
         #expect(Self.steps(&plan, [.answered(0)]) == [.ask([0]), .take(0)])
         var second = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
         #expect(
-            Self.steps(&second, [.quiet(0), Self.failed(0, Self.silence), .answered(1)])
+            Self.steps(&second, [.stagger(0, heard: false), Self.failed(0, Self.silence), .answered(1)])
                 == [.ask([0]), .ask([1]), .wait, .take(1)])
     }
 
@@ -168,7 +176,7 @@ struct AnswerPlanTests {
         var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
         let none = Fault.noSuchPage(9, pages: 4, search: nil)
         #expect(
-            Self.steps(&plan, [.quiet(0), Self.failed(1, none), Self.failed(0, Self.silence)])
+            Self.steps(&plan, [.stagger(0, heard: false), Self.failed(1, none), Self.failed(0, Self.silence)])
                 == [.ask([0]), .ask([1]), .wait, .answer(1, none)])
     }
 
@@ -176,10 +184,10 @@ struct AnswerPlanTests {
     /// has nothing asked beside it.
     @Test func aQuietServiceAfterTheDeadlineOrAnswerAsksNothing() {
         var late = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
-        #expect(Self.steps(&late, [.quiet(0)], deadlinePassed: true) == [.ask([0]), .wait])
+        #expect(Self.steps(&late, [.stagger(0, heard: false)], deadlinePassed: true) == [.ask([0]), .wait])
         var failed = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
         #expect(
-            Self.steps(&failed, [Self.failed(0, .httpStatus(500, url: Self.url)), .quiet(0)])
+            Self.steps(&failed, [Self.failed(0, .httpStatus(500, url: Self.url)), .stagger(0, heard: false)])
                 == [.ask([0]), .ask([1]), .wait])
     }
 

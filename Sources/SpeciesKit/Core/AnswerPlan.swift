@@ -18,9 +18,10 @@ struct AnswerPlan: Sendable {
 
     /// What a source did.
     enum Event: Equatable, Sendable {
-        /// It has shown no sign of life (no response, no failure) for the
-        /// attempt delay.
-        case quiet(Int)
+        /// The attempt delay has passed since it was asked; `heard`, whether
+        /// it showed a sign of life (a response, a failure) by then. One
+        /// that did is waited for; a quiet one has the next beside it.
+        case stagger(Int, heard: Bool)
         /// It answered whole.
         case answered(Int)
         /// It failed, as the failure says.
@@ -140,8 +141,8 @@ struct AnswerPlan: Sendable {
     /// The step after `event`.
     mutating func next(after event: Event, deadlinePassed: Bool) -> Step {
         switch event {
-        case .quiet(let index):
-            guard states[index] == .asked, !deadlinePassed,
+        case .stagger(let index, let heard):
+            guard !heard, states[index] == .asked, !deadlinePassed,
                 let next = sources.indices.dropFirst(index + 1).first(where: { states[$0] == .waiting }),
                 case .service = sources[next]
             else { return .wait }

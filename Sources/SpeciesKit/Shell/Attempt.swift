@@ -107,17 +107,17 @@ final class Attempt: Sendable {
         let (heldEntry, revalidate, bypass) = held.withLock { ($0.entries[key], $0.revalidate, $0.bypass) }
         let entry = heldEntry ?? (bypass ? nil : fetching.cache?.read(url))
         let now = fetching.time.now
-        if let entry,
-            limits == nil
-                || (!revalidate && CachePolicy.isFresh(entry.fetched, now: now, maxAge: fetching.policy.maxAge))
-        {
+        let use = CacheUse.of(
+            entry: entry?.fetched, anyAge: limits == nil, network: network, revalidate: revalidate, now: now,
+            maxAge: fetching.policy.maxAge)
+        if use == .cached, let entry {
             held.withLock { $0.oldestFromCache = min($0.oldestFromCache ?? entry.fetched, entry.fetched) }
             fetching.diagnostics.trace {
                 "GET \(url.redacted): from the cache, no request (fetched \(TimeSpan.describe(now.timeIntervalSince(entry.fetched))) ago)"
             }
             return try handOver(entry.body, url)
         }
-        guard let limits, network else { throw .notCached(url: url) }
+        guard use == .ask, let limits else { throw .notCached(url: url) }
         var request = HTTPRequest(url: url, limits: limits)
         request.headers["If-None-Match"] = entry?.etag
         request.headers["If-Modified-Since"] = entry?.lastModified

@@ -66,7 +66,7 @@ extension SpeciesClient {
                     } else {
                         group.addTask { await asking() }
                     }
-                    if let attempt, !attempt.heard, plan.staggers(index), limits.stagger.isFinite {
+                    if let attempt, plan.staggers(index), limits.stagger.isFinite {
                         group.addTask { [stagger = limits.stagger] in
                             try? await deadline.sleep(stagger)
                             return (index, .delay(heard: attempt.heard))
@@ -99,11 +99,8 @@ extension SpeciesClient {
                 guard let (index, outcome) = await group.next(isolation: isolation) else { return .failure(.cancelled) }
                 let event: AnswerPlan.Event
                 switch outcome {
-                case .delay(heard: true):
-                    step = .wait
-                    continue
-                case .delay(heard: false):
-                    event = .quiet(index)
+                case .delay(let heard):
+                    event = .stagger(index, heard: heard)
                 case .answered(let value):
                     values[index] = value
                     event = .answered(index)
