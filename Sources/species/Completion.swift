@@ -150,7 +150,7 @@ struct CompleteCommand: Sendable, Equatable {
     private static func names(_ settings: GlobalSettings) async -> [String] {
         var configuration = settings.client
         configuration.cache.mode = .offline
-        let cached = try? await SpeciesClient(configuration: configuration).allSpecies().value.compactMap(\.name)
+        let cached = try? await SpeciesClient(configuration: configuration).allSpecies().value.map(\.name)
         return (cached ?? SpeciesClient.builtInNames).filter { !$0.isEmpty && TerminalText.escape($0) == $0 }.uniqued()
     }
 

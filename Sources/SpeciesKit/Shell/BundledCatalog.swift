@@ -13,7 +13,7 @@ struct BundledCatalog: Sendable {
     static var recorded: String { data?.recorded ?? "unknown" }
 
     /// The names of its species.
-    static var names: [String] { data?.species.compactMap(\.name) ?? [] }
+    static var names: [String] { data?.species.map(\.name) ?? [] }
 
     let root: APIRoot
     /// How it writes its URLs: as the API's dialect does.
