@@ -106,6 +106,7 @@ FAULTS = {
     "empty-objects": "species page 1 holds 3,000,000 empty objects (6 MB)",
     "dense-page": "species page 1 is one species with 1,092,000 strings of 90 bytes and 1,092,000 of one (100 MiB), the most species accepts",
     "huge-page": "the species list is one array of --huge-page species (100,000: about 70 MB), as swapi.info's is",
+    "huge-array": "as huge-page, for every page asked too, as a copy of swapi.info's at another host answers",
     "redirect-off-host": "every request redirects to localhost instead of 127.0.0.1",
     "redirect-other-port": "every request redirects to another port of 127.0.0.1",
     "redirect-no-location": "every request answers 302 without a Location",
@@ -434,7 +435,7 @@ class Handler(BaseHTTPRequestHandler):
             length = "30000000000" if fault == "content-length-huge" else "9223372036854775807"
             return self.send_short(status, body[:100], length)
         if status == 200 and dialect == "drf":
-            etag = '"' + hashlib.md5(body).hexdigest() + '"'
+            etag = self.server.etag(body)
             if self.headers.get("If-None-Match") == etag:
                 return self.send(304, b"")
             return self.send(status, body, {"ETag": etag})
@@ -600,7 +601,8 @@ class Handler(BaseHTTPRequestHandler):
             return status, b'{"count":0,"next":null,"previous":null,"results":[]}'
         if fault == "thousands" and rest == "species/" and "search" not in dict(urllib.parse.parse_qsl(query)):
             return self.thousands(query, own_root)
-        if fault == "huge-page" and first_page:
+        if (fault == "huge-page" and first_page) or (fault == "huge-array" and rest == "species/" and status == 200
+                                                      and "search" not in dict(urllib.parse.parse_qsl(query))):
             return status, self.server.huge_page(body, own_root)
         if fault == "empty-objects" and first_page:
             return status, b'{"count":3000000,"next":null,"previous":null,"results":[' + b",".join([b"{}"] * 3_000_000) + b"]}"
@@ -735,6 +737,8 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 256
     daemon_threads = True
     huge_page_template = None
+    huge_pages = {}
+    huge_etags = {}
     connection_log = None
 
     tls_context = None
@@ -793,6 +797,17 @@ class Server(ThreadingHTTPServer):
                                          + [deflate.compress(spaces) for _ in range(1024)] + [deflate.compress(b"]}"), deflate.flush()])
             return self.big_bomb
 
+    def etag(self, body):
+        """The body's ETag; a huge page's is reckoned once, as a server that
+        keeps its ETags does, so that each request begins at once."""
+        huge = any(body is page for page in self.huge_pages.values())
+        if huge and id(body) in self.huge_etags:
+            return self.huge_etags[id(body)]
+        etag = '"' + hashlib.md5(body).hexdigest() + '"'
+        if huge:
+            self.huge_etags[id(body)] = etag
+        return etag
+
     def huge_page(self, first_page, own_root):
         """One array of --huge-page species, as swapi.info's listing is, the
         first page's over and over, each with an id and URL of its own (a
@@ -807,7 +822,11 @@ class Server(ThreadingHTTPServer):
                                        "name": f"{species[(number - 1) % len(species)]['name']} {number}"}, separators=(",", ":"))
                            for number in range(1, self.huge_page_species + 1)]
                 self.huge_page_template = ("[" + ",".join(results) + "]").encode()
-        return self.huge_page_template.replace(HUGE_PAGE_ROOT.encode(), own_root.encode())
+            # Made once a root: the pages a first contact asks at once each
+            # begin at once, as a server's would, not after the others' making.
+            if own_root not in self.huge_pages:
+                self.huge_pages[own_root] = self.huge_page_template.replace(HUGE_PAGE_ROOT.encode(), own_root.encode())
+            return self.huge_pages[own_root]
 
 
 def main():

@@ -8,6 +8,10 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// What the request may take: its deadline, its pace and its retries.
     public var limits: RequestLimits
+    /// Told the first bytes of a success's body as they come, where the
+    /// transport can (`URLSessionTransport`): a listing stops the pages it
+    /// will not need (`ListingReader.comesAlone`).
+    var firstBytes: (@Sendable (Data) -> Void)?
 
     /// A GET of `url`, within `limits`.
     public init(url: URL, headers: [String: String] = [:], limits: RequestLimits) {

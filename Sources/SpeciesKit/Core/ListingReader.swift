@@ -144,14 +144,22 @@ struct ListingReader {
     mutating func read(_ url: URL, _ answer: Result<Data, Fault>) -> Step {
         guard let number = asked[url] else { return .wait }
         arrived[number] = answer
-        // A copy of swapi.info answers every page with its whole array: the
-        // others, as large, are neither kept nor waited for (docs/performance.md).
-        if number == 1, dialect == nil, asked.count > 1, case .success(let body) = answer, JSONArray.begins(body) {
+        if case .success(let body) = answer, comesAlone(url, begins: body) {
             asked = asked.filter { $0.value == 1 }
             arrived = arrived.filter { $0.key == 1 }
             return .alone
         }
         return readAlone()
+    }
+
+    /// Whether `bytes`, the body of `url` or its first bytes, show page 1 of
+    /// a dialect not yet known to be the whole listing, an array, while
+    /// other pages are asked beside it: a copy of swapi.info answers each
+    /// with its whole array, so the others, as large, are stopped before
+    /// their bodies are read, and neither kept nor waited for
+    /// (docs/performance.md).
+    func comesAlone(_ url: URL, begins bytes: Data) -> Bool {
+        asked[url] == 1 && dialect == nil && asked.count > 1 && JSONArray.begins(bytes)
     }
 
     /// Takes the answers that have arrived, in order; the next step.

@@ -102,7 +102,7 @@ final class Attempt: Sendable {
     /// - Throws: `Fault.httpStatus` for a status that is not a
     ///   success, `.notSWAPI` for 401 and 403, `.notCached` for the cache
     ///   alone without an entry, `.tooLarge`, or the transport's failure.
-    func get(_ url: URL) async throws(Fault) -> Data {
+    func get(_ url: URL, firstBytes: (@Sendable (Data) -> Void)? = nil) async throws(Fault) -> Data {
         let key = ResponseCache.key(url)
         let (heldEntry, revalidate, bypass) = held.withLock { ($0.entries[key], $0.revalidate, $0.bypass) }
         let entry = heldEntry ?? (bypass ? nil : fetching.cache?.read(url))
@@ -119,6 +119,7 @@ final class Attempt: Sendable {
         }
         guard use == .ask, let limits else { throw .notCached(url: url) }
         var request = HTTPRequest(url: url, limits: limits)
+        request.firstBytes = firstBytes
         request.headers["If-None-Match"] = entry?.etag
         request.headers["If-Modified-Since"] = entry?.lastModified
         let response = try await send(request)

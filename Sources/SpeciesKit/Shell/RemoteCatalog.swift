@@ -50,8 +50,16 @@ struct RemoteCatalog: SpeciesCatalog {
         }
         if case .fetch(let urls) = step {
             sayWaiting(for: reader)
+            let (began, requests) = (reader, StoppableRequests())
+            let fetchPage: @Sendable (URL) async -> Result<Data, Fault> = { url in
+                await requests.run(url) {
+                    await fetch(url) { bytes in
+                        if began.comesAlone(url, begins: bytes) { requests.stop(except: url) }
+                    }
+                }
+            }
             step =
-                await CappedRequests.run(urls, limit: serial ? 1 : Self.concurrency, fetch) {
+                await CappedRequests.run(urls, limit: serial ? 1 : Self.concurrency, fetchPage) {
                     url, answer -> CappedRequests.Next<URL, ListingReader.Step> in
                     let step = reader.read(url, answer)
                     sayWaiting(for: reader)
@@ -102,9 +110,11 @@ struct RemoteCatalog: SpeciesCatalog {
             "fetching page \(number)\(pages.map { " of \($0)" } ?? "") from \(root.origin.authority)\(left)…")
     }
 
-    @Sendable private func fetch(_ url: URL) async -> Result<Data, Fault> {
+    @Sendable private func fetch(_ url: URL, firstBytes: (@Sendable (Data) -> Void)? = nil) async -> Result<
+        Data, Fault
+    > {
         do {
-            return .success(try await attempt.get(url))
+            return .success(try await attempt.get(url, firstBytes: firstBytes))
         } catch {
             return .failure(error)
         }

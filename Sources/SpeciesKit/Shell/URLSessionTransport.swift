@@ -86,7 +86,7 @@ public final class URLSessionTransport: HTTPTransport {
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
-        let exchange = Exchange(url: request.url)
+        let exchange = Exchange(url: request.url, firstBytes: request.firstBytes)
         let watch = Task { try await exchange.watch(request.limits) }
         defer { watch.cancel() }
         return try await withTaskCancellationHandler {
@@ -201,10 +201,11 @@ private final class Exchange: Sendable {
     static let calls = DispatchQueue(label: "species.urlsession-calls")
 
     let url: URL
+    private let firstBytes: (@Sendable (Data) -> Void)?
     private let state = Mutex(State())
 
-    init(url: URL) {
-        self.url = url
+    init(url: URL, firstBytes: (@Sendable (Data) -> Void)?) {
+        (self.url, self.firstBytes) = (url, firstBytes)
     }
 
     /// On `calls`: resumes `task` for this exchange, unless it was stopped
@@ -253,14 +254,18 @@ private final class Exchange: Sendable {
         }
     }
 
-    /// Adds `data` to the body, unless the body would then pass `limit`.
+    /// Adds `data` to the body, unless the body would then pass `limit`;
+    /// tells the first bytes of a success's body to `firstBytes`.
     func append(_ data: Data, limit: Int) -> Bool {
-        state.withLock { state in
-            guard !state.finished else { return true }
-            guard state.body.count <= limit - data.count else { return false }
+        let (fits, first) = state.withLock { state -> (Bool, Bool) in
+            guard !state.finished else { return (true, false) }
+            guard state.body.count <= limit - data.count else { return (false, false) }
+            let first = state.body.isEmpty && (200..<300).contains(state.status ?? 0)
             state.body.append(data)
-            return true
+            return (true, first)
         }
+        if first { firstBytes?(data) }
+        return fits
     }
 
     /// Answers FoundationNetworking's question whether to follow a
