@@ -14,7 +14,13 @@ struct DetailReader: Equatable {
     let url: URL
     /// A pasted URL of the public service a copy may print in its place
     /// (docs/cli.md, "show"): the copy's answer must print it too.
-    let printed: URL?
+    let printed: Printed?
+
+    /// A species URL of the public service `by`.
+    struct Printed: Equatable {
+        let url: URL
+        let by: APIRoot
+    }
 
     init(_ reference: ResourceReference, of root: APIRoot, in dialect: Dialect, pasted: URL? = nil) {
         self.root = root
@@ -26,7 +32,8 @@ struct DetailReader: Equatable {
         switch (pasted, written.map(root.owns)) {
         case (let pasted?, true?): (url, printed) = (pasted, nil)
         case (let pasted?, false?) where !APIRoot.publicServices.contains(root):
-            (url, printed) = (dialect.url(of: reference, under: root), pasted)
+            let by = written.flatMap { written in APIRoot.publicServices.first { $0.owns(written) } }
+            (url, printed) = (dialect.url(of: reference, under: root), by.map { Printed(url: pasted, by: $0) })
         default: (url, printed) = (dialect.url(of: reference, under: root), nil)
         }
     }
@@ -37,12 +44,9 @@ struct DetailReader: Equatable {
         let decoded = try ResponseBody.decode(DetailBody<StarWarsSpecies.Decoded>.self, from: body, url: url).value
         var service = ServiceSpecies(root: root)
         guard service.id(of: decoded.species) == reference.id else { throw .invalidResponse(url: url, .notASpecies) }
-        if let printed, let (_, root) = ResourceReference.parse(printed.absoluteString),
-            let (_, written) = ResourceReference.parse(decoded.species.url),
-            APIRoot.publicServices.first(where: { $0.owns(root) })?.owns(written) != true
-        {
+        if let printed, ResourceReference.parse(decoded.species.url).map({ printed.by.owns($0.root) }) != true {
             throw .notASpeciesURL(
-                printed.absoluteString, expected: self.root.url.withoutCredentials.absoluteString + "species/<id>/")
+                printed.url.absoluteString, expected: root.url.withoutCredentials.absoluteString + "species/<id>/")
         }
         return decoded
     }

@@ -34,6 +34,11 @@ enum Question: Hashable, Sendable, CustomStringConvertible {
 struct PageSize: Hashable, Sendable {
     let root: APIRoot
     let size: Int
+
+    /// The size, for the service at `root`; nil for another.
+    func of(_ root: APIRoot) -> Int? {
+        root == self.root ? size : nil
+    }
 }
 
 extension SpeciesQuery {

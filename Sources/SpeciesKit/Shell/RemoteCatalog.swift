@@ -16,7 +16,7 @@ struct RemoteCatalog: SpeciesCatalog {
     private var root: APIRoot { attempt.root }
 
     func page(_ number: Int, search: String?, size: PageSize? = nil) async throws(Fault) -> SpeciesPage {
-        let whole = try await listing(.page(number), search: search, size: size?.root == root ? size?.size : nil)
+        let whole = try await listing(.page(number), search: search, size: size?.of(root))
         return SpeciesPage(
             number: number, count: whole.paging.count, pageCount: whole.paging.pages, species: whole.species)
     }
