@@ -224,12 +224,7 @@ public struct SpeciesClient: Sendable {
     public func species(_ query: SpeciesQuery, cache: CachePolicy.Mode? = nil) async throws(SpeciesError)
         -> Answer<StarWarsSpecies>
     {
-        let resolved: SpeciesQuery
-        do throws(Fault) {
-            resolved = try query.checked(roots: roots)
-        } catch {
-            throw SpeciesError(error)
-        }
+        let resolved = try query.resolved(roots: roots)
         return try await answer(.one(resolved), cache: cache) { source throws(Fault) in
             try await Self.species(resolved, in: source)
         }
@@ -243,12 +238,7 @@ public struct SpeciesClient: Sendable {
             (species: StarWarsSpecies, related: RelatedResources)
         >
     {
-        let resolved: SpeciesQuery
-        do throws(Fault) {
-            resolved = try query.checked(roots: roots)
-        } catch {
-            throw SpeciesError(error)
-        }
+        let resolved = try query.resolved(roots: roots)
         return try await answer(.related(resolved), cache: cache) { source throws(Fault) in
             let species = try await Self.species(resolved, in: source)
             return (species, try await related(of: species, in: source))

@@ -34,8 +34,13 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
         } else {
             self = .name(text)
         }
+        self = try resolved(roots: roots)
+    }
+
+    /// `checked(roots:)`, its fault a `SpeciesError`.
+    func resolved(roots: [APIRoot]) throws(SpeciesError) -> SpeciesQuery {
         do throws(Fault) {
-            self = try checked(roots: roots)
+            return try checked(roots: roots)
         } catch {
             throw SpeciesError(error)
         }
