@@ -81,8 +81,16 @@ struct CacheEndToEndTests {
         #expect(empty.status == 69 && empty.stdout == "", "\(empty)")
         #expect(
             empty.stderr
-                == "error: nothing is cached from swapi.dev, swapi.py4e.com, www.swapi.tech or swapi.info for this, and the client is offline (--offline)\n"
+                == "error: nothing is cached from swapi.dev, swapi.py4e.com, www.swapi.tech or swapi.info for species 3, and the client is offline (--offline)\n"
         )
+        let page = try await SpeciesRunner()(
+            ["--offline", "--no-fallback", "list", "--search", "an", "--page", "3"], environment: environment)
+        #expect(page.status == 69 && page.stdout == "", "\(page)")
+        #expect(
+            page.stderr.hasPrefix("error: nothing is cached from swapi.dev, ")
+                && page.stderr.hasSuffix(
+                    " for page 3 of the species matching 'an', and the client is offline (--offline)\n"),
+            "\(page)")
         let off = try await SpeciesRunner()(
             ["--no-cache", "--offline", "--no-fallback", "list"], environment: environment)
         #expect(off.status == 69 && off.stderr.hasPrefix("error: the client is offline with no cache"), "\(off)")

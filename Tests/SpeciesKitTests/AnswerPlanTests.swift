@@ -12,6 +12,7 @@ struct AnswerPlanTests {
     static let tech = APIRoot("https://www.swapi.tech/api/")!
     static let copy = APIRoot("http://127.0.0.1:9/api/")!
     static let url = URL(string: "https://swapi.dev/api/species/?page=2")!
+    static let asked = Question.page(2, search: nil)
     static let silence = Fault.unreachable(TransportError(.timedOut, url: url, detail: "no first byte", seconds: 3))
 
     static func failed(_ index: Int, _ error: Fault, service: String = "swapi.dev", heard: Bool = true)
@@ -29,19 +30,20 @@ struct AnswerPlanTests {
 
     @Test func theServicesThenTheCacheOfEachThenTheBuiltInData() {
         let plan = AnswerPlan(
-            services: [Self.copy, Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true)
+            Self.asked, services: [Self.copy, Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true)
         #expect(
             plan.sources == [
                 .service(Self.copy, followed: true, retries: false), .service(Self.dev, followed: true, retries: false),
                 .service(Self.py4e, followed: true, retries: true), .cache(Self.copy), .cache(Self.dev),
                 .cache(Self.py4e), .builtInData(Self.dev),
             ], "the last of several is followed by what stands in, and keeps the pace; it alone retries")
-        let alone = AnswerPlan(services: [Self.dev], mode: .normal, fallback: true, hasCache: true)
+        let alone = AnswerPlan(Self.asked, services: [Self.dev], mode: .normal, fallback: true, hasCache: true)
         #expect(alone.sources.first == .service(Self.dev, followed: false, retries: true), "the whole timeout")
     }
 
     @Test func withoutAFallbackOnlyTheServices() {
-        let plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .refresh, fallback: false, hasCache: true)
+        let plan = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .refresh, fallback: false, hasCache: true)
         #expect(
             plan.sources == [
                 .service(Self.dev, followed: true, retries: false), .service(Self.py4e, followed: false, retries: true),
@@ -49,29 +51,38 @@ struct AnswerPlanTests {
     }
 
     @Test func theBuiltInDataStandsInForSWAPIsServicesOnly() {
-        let plan = AnswerPlan(services: [Self.copy], mode: .normal, fallback: true, hasCache: false)
+        let plan = AnswerPlan(Self.asked, services: [Self.copy], mode: .normal, fallback: true, hasCache: false)
         #expect(plan.sources == [.service(Self.copy, followed: false, retries: true)])
     }
 
     @Test func offlineTheCacheOfEachThenTheBuiltInDataForSWAPIsServicesOnly() {
-        let plan = AnswerPlan(services: [Self.copy, Self.py4e], mode: .offline, fallback: true, hasCache: true)
+        let plan = AnswerPlan(
+            Self.asked, services: [Self.copy, Self.py4e], mode: .offline, fallback: true, hasCache: true)
         #expect(plan.sources == [.cache(Self.copy), .cache(Self.py4e), .builtInData(Self.py4e)])
-        let copy = AnswerPlan(services: [Self.copy], mode: .offline, fallback: true, hasCache: true)
+        let copy = AnswerPlan(Self.asked, services: [Self.copy], mode: .offline, fallback: true, hasCache: true)
         #expect(copy.sources == [.cache(Self.copy)])
     }
 
     /// Issue 44: offline without a fallback, the cache alone answers; when
     /// none holds the answer, or there is no cache, one error says so.
     @Test func offlineWithoutAFallbackTheCacheAlone() {
-        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .offline, fallback: false, hasCache: true)
+        var plan = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .offline, fallback: false, hasCache: true)
         #expect(plan.sources == [.cache(Self.dev), .cache(Self.py4e)])
         let missed = [Self.failed(0, .notCached(url: Self.url)), Self.failed(1, .notCached(url: Self.url))]
         #expect(
             Self.steps(&plan, missed)
-                == [.ask([0]), .ask([1]), .fail(.nothingCached("swapi.dev or swapi.py4e.com", cacheOff: false))])
-        var none = AnswerPlan(services: [Self.dev], mode: .offline, fallback: false, hasCache: false)
+                == [
+                    .ask([0]), .ask([1]),
+                    .fail(
+                        .nothingCached("swapi.dev or swapi.py4e.com", asked: "page 2 of the species", cacheOff: false)),
+                ])
+        var none = AnswerPlan(Self.asked, services: [Self.dev], mode: .offline, fallback: false, hasCache: false)
         #expect(none.sources.isEmpty)
-        #expect(Self.steps(&none, []) == [.fail(.nothingCached("swapi.dev", cacheOff: true))])
+        #expect(
+            Self.steps(&none, []) == [
+                .fail(.nothingCached("swapi.dev", asked: "page 2 of the species", cacheOff: true))
+            ])
     }
 
     /// Every failure is an answer, or no answer from that source.
@@ -95,32 +106,35 @@ struct AnswerPlanTests {
         (.notCached(url: url), .ask([1])),
     ])
     func aFailureIsAnAnswerOrNoAnswerFromThatSource(error: Fault, step: AnswerPlan.Step) {
-        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        var plan = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
         #expect(Self.steps(&plan, [Self.failed(0, error)]) == [.ask([0]), step])
     }
 
     @Test func theServicesTheDeadlineLeavesNoTimeForAreNotAsked() {
-        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true)
+        var plan = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true)
         #expect(Self.steps(&plan, [Self.failed(0, Self.silence)], deadlinePassed: true) == [.ask([0]), .ask([2])])
         #expect(plan.failures.map(\.service) == ["swapi.dev"], "py4e is not named")
     }
 
     @Test func whenNoneIsLeftTheErrorNamesWhatFailed() {
         let down = Fault.httpStatus(503, url: Self.url)
-        var alone = AnswerPlan(services: [Self.dev], mode: .normal, fallback: false, hasCache: false)
+        var alone = AnswerPlan(Self.asked, services: [Self.dev], mode: .normal, fallback: false, hasCache: false)
         #expect(Self.steps(&alone, [Self.failed(0, down)]).last == .fail(down))
-        var both = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        var both = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
         let two = [
             ServiceFailure(service: "swapi.dev", error: down), ServiceFailure(service: "swapi.py4e.com", error: down),
         ]
         #expect(
             Self.steps(&both, [Self.failed(0, down), Self.failed(1, down, service: "swapi.py4e.com")]).last
                 == .fail(.noServiceAnswered(two)))
-        var copy = AnswerPlan(services: [Self.copy], mode: .normal, fallback: true, hasCache: true)
+        var copy = AnswerPlan(Self.asked, services: [Self.copy], mode: .normal, fallback: true, hasCache: true)
         #expect(
             Self.steps(&copy, [Self.failed(0, down), Self.failed(1, .notCached(url: Self.url))]).last
                 == .fail(.unanswered(down, host: "swapi.dev")))
-        var offline = AnswerPlan(services: [Self.copy], mode: .offline, fallback: true, hasCache: true)
+        var offline = AnswerPlan(Self.asked, services: [Self.copy], mode: .offline, fallback: true, hasCache: true)
         #expect(
             Self.steps(&offline, [Self.failed(0, .notCached(url: Self.url))]).last == .fail(.notCached(url: Self.url)))
     }
@@ -128,11 +142,13 @@ struct AnswerPlanTests {
     /// Issue 43: a service whose answer with the cache does not add up is
     /// asked again, once, its cache left unread.
     @Test func aServiceWhoseCacheDoesNotAddUpIsAskedAgainOnce() {
-        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true)
+        var plan = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true)
         let short = Fault.incomplete(url: Self.url, .pageLength(9, expected: 10))
         let cached = AnswerPlan.Event.failed(0, ServiceFailure(service: "swapi.dev", error: short, cached: true))
         #expect(Self.steps(&plan, [cached, cached]) == [.ask([0]), .again(0), .ask([1])])
-        var fresh = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true)
+        var fresh = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true)
         #expect(Self.steps(&fresh, [Self.failed(0, short)]) == [.ask([0]), .ask([1])], "nothing cached: no again")
     }
 
@@ -143,7 +159,7 @@ struct AnswerPlanTests {
     /// the answer, and one after it waits for it.
     @Test func aQuietServiceHasTheNextAskedBesideIt() {
         var plan = AnswerPlan(
-            services: [Self.dev, Self.py4e, Self.tech], mode: .normal, fallback: true, hasCache: false)
+            Self.asked, services: [Self.dev, Self.py4e, Self.tech], mode: .normal, fallback: true, hasCache: false)
         #expect(plan.staggers(0))
         #expect(
             Self.steps(&plan, [.stagger(0, heard: false), .stagger(1, heard: false), .answered(2), .answered(1)])
@@ -156,15 +172,18 @@ struct AnswerPlanTests {
     /// A service that showed a sign of life within the attempt delay is
     /// waited for: nothing is asked beside it.
     @Test func aServiceHeardFromIsWaitedFor() {
-        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        var plan = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
         #expect(Self.steps(&plan, [.stagger(0, heard: true)]) == [.ask([0]), .wait])
         #expect(plan.next(after: .stagger(0, heard: false), deadlinePassed: false) == .ask([1]))
     }
 
     @Test func theFirstThatAnswersIsTakenAtOnceWhenNoneBeforeItIsAsked() {
-        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        var plan = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
         #expect(Self.steps(&plan, [.answered(0)]) == [.ask([0]), .take(0)])
-        var second = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        var second = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
         #expect(
             Self.steps(&second, [.stagger(0, heard: false), Self.failed(0, Self.silence), .answered(1)])
                 == [.ask([0]), .ask([1]), .wait, .take(1)])
@@ -173,7 +192,8 @@ struct AnswerPlanTests {
     /// An answer that there is nothing is the answer only once every source
     /// before it has failed.
     @Test func aLaterNoWaitsForTheOnesBeforeIt() {
-        var plan = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        var plan = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
         let none = Fault.noSuchPage(9, pages: 4, search: nil)
         #expect(
             Self.steps(&plan, [.stagger(0, heard: false), Self.failed(1, none), Self.failed(0, Self.silence)])
@@ -183,9 +203,11 @@ struct AnswerPlanTests {
     /// A quiet service after the deadline, or one whose answer came already,
     /// has nothing asked beside it.
     @Test func aQuietServiceAfterTheDeadlineOrAnswerAsksNothing() {
-        var late = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        var late = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
         #expect(Self.steps(&late, [.stagger(0, heard: false)], deadlinePassed: true) == [.ask([0]), .wait])
-        var failed = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
+        var failed = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: false)
         #expect(
             Self.steps(&failed, [Self.failed(0, .httpStatus(500, url: Self.url)), .stagger(0, heard: false)])
                 == [.ask([0]), .ask([1]), .wait])
@@ -200,7 +222,8 @@ struct AnswerPlanTests {
         let now = since.addingTimeInterval(12)
         let both = [Self.dev.key: since, Self.py4e.key: since.addingTimeInterval(2)]
         let down = AnswerPlan(
-            services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true, down: both, now: now)
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true, down: both,
+            now: now)
         #expect(
             down.sources == [
                 .cache(Self.dev), .cache(Self.py4e), .builtInData(Self.dev),
@@ -211,7 +234,8 @@ struct AnswerPlanTests {
                 == "swapi.dev and swapi.py4e.com did not answer 12 s ago: answering from the SWAPI data built in "
                 + "(recorded \(BundledCatalog.recorded)); asked again in 48 s, or at once on a refresh")
         let one = AnswerPlan(
-            services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true, down: [Self.dev.key: since],
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: true, hasCache: true,
+            down: [Self.dev.key: since],
             now: now)
         #expect(
             one.sources == [
@@ -219,13 +243,15 @@ struct AnswerPlanTests {
                 .builtInData(Self.dev), .service(Self.dev, followed: false, retries: false),
             ], "the other first, then what stands in")
         var cached = AnswerPlan(
-            services: [Self.copy], mode: .normal, fallback: true, hasCache: true, down: [Self.copy.key: since], now: now
+            Self.asked, services: [Self.copy], mode: .normal, fallback: true, hasCache: true,
+            down: [Self.copy.key: since], now: now
         )
         #expect(
             Self.steps(&cached, [Self.failed(0, .notCached(url: Self.url))]) == [.ask([0]), .ask([1])],
             "its cache holds nothing: the copy is asked again")
         let strict = AnswerPlan(
-            services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true, down: both, now: now)
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true, down: both,
+            now: now)
         #expect(
             strict.sources
                 == [
@@ -234,7 +260,7 @@ struct AnswerPlanTests {
                 ],
             "nothing else can answer: asked")
         let first = AnswerPlan(
-            services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true,
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: true,
             down: [Self.dev.key: since],
             now: now)
         #expect(
@@ -243,7 +269,8 @@ struct AnswerPlanTests {
             ], "asked last")
         for (mode, at) in [(CachePolicy.Mode.refresh, now), (.normal, since.addingTimeInterval(60))] {
             let asked = AnswerPlan(
-                services: [Self.dev], mode: mode, fallback: true, hasCache: true, down: [Self.dev.key: since], now: at)
+                Self.asked, services: [Self.dev], mode: mode, fallback: true, hasCache: true,
+                down: [Self.dev.key: since], now: at)
             #expect(asked.sources.first == .service(Self.dev, followed: false, retries: true), "\(mode), \(at)")
         }
         #expect(Outage.isRecent(since, now: since.addingTimeInterval(59)))
@@ -251,30 +278,47 @@ struct AnswerPlanTests {
         #expect(!Outage.isRecent(since, now: since.addingTimeInterval(-1)), "a clock set back")
     }
 
+    /// A message that names no URL names what was asked (issue 49).
+    @Test(arguments: [
+        (Question.page(3, search: nil), "page 3 of the species"),
+        (.page(2, search: "an"), "page 2 of the species matching 'an'"),
+        (.species(search: nil, limit: nil), "the species"),
+        (.species(search: "an", limit: 5), "the first 5 species matching 'an'"),
+        (.one(.name("Human")), "'Human'"), (.one(.id(3)), "species 3"),
+        (.related(.id(3)), "what species 3 is related to"),
+    ])
+    func aQuestionIsNamed(question: Question, phrase: String) {
+        #expect(question.phrase == phrase)
+    }
+
     /// A run whose clock ran out while another run held the lock asks no
     /// service, and says so, never "cancelled" or "offline"; one whose clock
     /// ran out before it could ask says that.
     @Test func outOfTimeIsSaidAsItHappened() {
         var waited = AnswerPlan(
-            services: [Self.copy], mode: .normal, fallback: false, hasCache: true, waited: 1, timeout: 1)
-        let error = Fault.outOfTime("127.0.0.1:9", seconds: 1, waited: 1)
+            Self.asked, services: [Self.copy], mode: .normal, fallback: false, hasCache: true, waited: 1, timeout: 1)
+        let error = Fault.outOfTime("127.0.0.1:9", asked: "page 2 of the species", seconds: 1, waited: 1)
         #expect(Self.steps(&waited, []) == [.fail(error)])
         #expect(
             SpeciesError(error).description
                 == "the 1 s timeout ran out while another run asked 127.0.0.1:9 the same")
         #expect(SpeciesError(error).kind == .unavailable && SpeciesError(error).setting == .timeout)
         var standIn = AnswerPlan(
-            services: [Self.dev], mode: .normal, fallback: true, hasCache: false, waited: 2, timeout: 2)
+            Self.asked, services: [Self.dev], mode: .normal, fallback: true, hasCache: false, waited: 2, timeout: 2)
         #expect(Self.steps(&standIn, []) == [.ask([1])])
         #expect(
             standIn.notice(for: 1, new: false, fetched: Date(), now: Date())
                 == "the 2 s timeout ran out while another run asked swapi.dev the same: answering from the SWAPI data "
                 + "built in (recorded \(BundledCatalog.recorded))")
-        var late = AnswerPlan(services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        var late = AnswerPlan(
+            Self.asked, services: [Self.dev, Self.py4e], mode: .normal, fallback: false, hasCache: false)
+        let unasked = Fault.outOfTime(
+            "swapi.dev and swapi.py4e.com", asked: "page 2 of the species", seconds: 15, waited: nil)
+        #expect(late.start(deadlinePassed: true) == .fail(unasked))
         #expect(
-            late.start(deadlinePassed: true)
-                == .fail(.outOfTime("swapi.dev and swapi.py4e.com", seconds: 15, waited: nil)))
-        var offline = AnswerPlan(services: [Self.dev], mode: .offline, fallback: true, hasCache: false)
+            SpeciesError(unasked).description
+                == "the 15 s timeout left no time to ask swapi.dev and swapi.py4e.com for page 2 of the species")
+        var offline = AnswerPlan(Self.asked, services: [Self.dev], mode: .offline, fallback: true, hasCache: false)
         _ = offline.start()
         #expect(offline.notice(for: 0, new: false, fetched: Date(), now: Date())?.hasPrefix("offline: ") == true)
     }

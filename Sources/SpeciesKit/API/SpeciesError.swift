@@ -216,7 +216,7 @@ enum Fault: Error, Sendable, Equatable {
     case notCached(url: URL)
     /// Offline, and no cache of these services holds an answer, or, when
     /// `cacheOff`, there is no cache to ask.
-    case nothingCached(String, cacheOff: Bool)
+    case nothingCached(String, asked: String, cacheOff: Bool)
     /// An HTTP error status that is not an answer: an error of the
     /// service, or a 404 from a service whose species list is not SWAPI's.
     case httpStatus(Int, url: URL, retryAfter: Double? = nil)
@@ -251,7 +251,7 @@ enum Fault: Error, Sendable, Equatable {
     /// The timeout of `seconds` ran out before these services were asked:
     /// while the answer `waited` that long for another run that asked them
     /// the same, or, nil, at once.
-    case outOfTime(String, seconds: Double, waited: Double?)
+    case outOfTime(String, asked: String, seconds: Double, waited: Double?)
     /// The task that asked was cancelled before an answer came.
     case cancelled
     /// One made by a caller.
@@ -374,11 +374,11 @@ enum Fault: Error, Sendable, Equatable {
         case .notCached(let url):
             return Facts(
                 "\(url.redacted) is not in the cache, and the client is offline", .unavailable, setting: .cacheMode)
-        case .nothingCached(let services, let cacheOff):
+        case .nothingCached(let services, let asked, let cacheOff):
             return Facts(
                 cacheOff
                     ? "the client is offline with no cache, so nothing can answer for \(services)"
-                    : "nothing is cached from \(services) for this, and the client is offline",
+                    : "nothing is cached from \(services) for \(asked), and the client is offline",
                 .unavailable, setting: .cacheMode)
         case .httpStatus(let status, let url, _):
             let sentence =
@@ -433,10 +433,10 @@ enum Fault: Error, Sendable, Equatable {
             return Facts(Self.describe(failures), .unavailable)
         case .unanswered(let cause, let host):
             return Facts("the cache holds no answer from \(host)", cause.facts.kind, setting: cause.facts.setting)
-        case .outOfTime(let services, let seconds, let waited):
+        case .outOfTime(let services, let asked, let seconds, let waited):
             return Facts(
                 waited == nil
-                    ? "the \(TimeSpan.exactly(seconds)) timeout left no time to ask \(services)"
+                    ? "the \(TimeSpan.exactly(seconds)) timeout left no time to ask \(services) for \(asked)"
                     : "the \(TimeSpan.exactly(seconds)) timeout ran out while another run asked \(services) the same",
                 .unavailable, setting: .timeout)
         case .cancelled:

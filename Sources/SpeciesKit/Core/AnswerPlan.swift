@@ -59,6 +59,8 @@ struct AnswerPlan: Sendable {
     private let waited: Double?
     /// The deadline's length, for messages.
     private let timeout: Double
+    /// What was asked, as messages name it (`Question.phrase`).
+    private let asked: String
     private var states: [State]
     /// Of the services asked, by their place in the list.
     private var failed: [Int: ServiceFailure] = [:]
@@ -77,6 +79,7 @@ struct AnswerPlan: Sendable {
     private var askedAgain: Set<Int> = []
 
     /// - Parameters:
+    ///   - question: what is asked, which messages name.
     ///   - services: in the order they are asked.
     ///   - hasCache: whether the client has a cache folder.
     ///   - down: when each service (by `APIRoot.key`) was last found down.
@@ -86,7 +89,8 @@ struct AnswerPlan: Sendable {
     ///   - waited: seconds spent waiting for another run's lock, when the
     ///     clock ran out meanwhile: no service is asked.
     init(
-        services: [APIRoot], mode: CachePolicy.Mode, fallback: Bool, hasCache: Bool, down: [String: Date] = [:],
+        _ question: Question, services: [APIRoot], mode: CachePolicy.Mode, fallback: Bool, hasCache: Bool,
+        down: [String: Date] = [:],
         waited: Double? = nil, timeout: Double = SpeciesClient.Configuration.defaultTimeout,
         now: Date = Date(timeIntervalSince1970: 0)
     ) {
@@ -121,7 +125,7 @@ struct AnswerPlan: Sendable {
                     services: Phrase.alternatives(recent.map { $0.name(among: services) }, conjunction: "and"),
                     since: $0, now: now)
             }
-        (self.waited, self.timeout) = (waited, timeout)
+        (self.waited, self.timeout, self.asked) = (waited, timeout, question.phrase)
         states = Array(repeating: .waiting, count: sources.count)
     }
 
@@ -209,13 +213,14 @@ struct AnswerPlan: Sendable {
                 let services = Phrase.alternatives(unasked, conjunction: "and")
                 return fallback
                     ? .unanswered(
-                        .outOfTime(services, seconds: timeout, waited: waited),
+                        .outOfTime(services, asked: asked, seconds: timeout, waited: waited),
                         host: unasked.count == 1 ? services : "any of them")
-                    : .outOfTime(services, seconds: timeout, waited: waited)
+                    : .outOfTime(services, asked: asked, seconds: timeout, waited: waited)
             }
             // Offline and nothing else to ask: no cache, or none that held it.
             if sources.isEmpty || (uncached > 1 && uncached == sources.count) {
-                return .nothingCached(Phrase.alternatives(services.map(\.origin.authority)), cacheOff: sources.isEmpty)
+                return .nothingCached(
+                    Phrase.alternatives(services.map(\.origin.authority)), asked: asked, cacheOff: sources.isEmpty)
             }
             return standInFailure
         }
@@ -238,8 +243,10 @@ struct AnswerPlan: Sendable {
         let timeUp =
             unasked.isEmpty
             ? nil
-            : Fault.outOfTime(Phrase.alternatives(unasked, conjunction: "and"), seconds: timeout, waited: waited)
-                .sentence
+            : Fault.outOfTime(
+                Phrase.alternatives(unasked, conjunction: "and"), asked: asked, seconds: timeout, waited: waited
+            )
+            .sentence
         let why =
             [failures.isEmpty ? nil : Fault.describe(failures), outage?.what, timeUp].compactMap { $0 }.joined(
                 separator: "; ")

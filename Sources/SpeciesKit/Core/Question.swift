@@ -17,6 +17,18 @@ enum Question: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `page 2 of the species matching 'an'`: how a message names what was
+    /// asked, when its URL cannot (docs/cli.md, "Exit status").
+    var phrase: String {
+        switch self {
+        case .page(let number, let search, _): "page \(number) of the species" + Phrase.matching(search)
+        case .species(let search, let limit):
+            (limit.map { "the first \($0) species" } ?? "the species") + Phrase.matching(search)
+        case .one(let query): "\(query)"
+        case .related(let query): "what \(query) is related to"
+        }
+    }
+
     /// `page 2 search 'an'`: how the cache names its lock.
     var description: String {
         switch self {

@@ -38,7 +38,7 @@ extension SpeciesClient {
         var down: [String: Date] = [:]
         for case .down(let found) in shared.handle(.outagesRead(cache?.outages(of: roots))) { down = found }
         var plan = AnswerPlan(
-            services: order, mode: mode, fallback: configuration.fallback, hasCache: cache != nil, down: down,
+            question, services: order, mode: mode, fallback: configuration.fallback, hasCache: cache != nil, down: down,
             waited: waited, timeout: configuration.timeout, now: time.now)
         let result = await withTaskGroup(of: (Int, Outcome<Value>).self, isolation: isolation) {
             group -> Result<SharedAnswer, Fault> in
