@@ -174,6 +174,12 @@ struct AnswerPlan: Sendable {
         return decide(deadlinePassed: deadlinePassed)
     }
 
+    /// Whether source `index` gave way: its failure is no answer, and what
+    /// it sent is dropped.
+    func gaveWay(_ index: Int) -> Bool {
+        states[index] == .failed
+    }
+
     /// Whether a later service waits to be asked beside source `index`.
     func staggers(_ index: Int) -> Bool {
         sources.indices.dropFirst(index + 1).contains { index in

@@ -118,7 +118,7 @@ extension SpeciesClient {
                 if case .again = step, case .failed(_, let failure) = event {
                     diagnostics.trace { "asking \(failure.service) again, its cache unread: with it, \(failure.error)" }
                 } else if case .failed(_, let failure) = event, case .service(let root, _, _) = plan.sources[index] {
-                    if !failure.error.isAnswer {
+                    if plan.gaveWay(index) {
                         drop(attempts.removeValue(forKey: index), of: plan.sources[index])
                         diagnostics.trace { "giving up on \(failure.service): \(failure.error.cause)" }
                     }
