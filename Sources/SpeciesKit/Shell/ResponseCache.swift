@@ -51,13 +51,6 @@ package struct ResponseCache: Sendable {
     }
 
     private static let magic = "species-cache 1\n"
-    private static let suffix = ".entry"
-    /// What species remembers of a service (its dialect, that it answered)
-    /// is a record: a file of the same form, the value as its body, that is
-    /// no entry (`cache info` counts entries).
-    private static let recordSuffix = ".record"
-    /// The lock of a question that runs sharing the cache share (`lock`).
-    private static let lockSuffix = ".lock"
     /// A header longer than this is no entry's: it holds a URL and two
     /// validators.
     static let maxHeaderSize = 64 * 1024
@@ -95,38 +88,39 @@ package struct ResponseCache: Sendable {
     }
 
     package func read(_ url: URL) -> Entry? {
-        read(Self.key(url), suffix: Self.suffix)
+        read(Self.key(url), .entry)
     }
 
     /// The count of the listing the page at `url` was whole with, read from
     /// its header alone.
     func count(ofListingAt url: URL) -> Int? {
         let key = Self.key(url)
-        guard let header = EntryFile(path: file(for: key).path, maxBodySize: maxBodySize)?.header, header.url == key
+        guard let header = EntryFile(path: file(for: key, .entry).path, maxBodySize: maxBodySize)?.header,
+            header.url == key
         else { return nil }
         return header.count
     }
 
     /// Writes `entry` whole, or not at all.
     package func write(_ entry: Entry) throws(Failure) {
-        try write(entry, suffix: Self.suffix)
+        try write(entry, .entry)
     }
 
     /// The value remembered as `key`, and when.
     func record(_ key: String) -> (value: String, written: Date)? {
-        read(key, suffix: Self.recordSuffix, maxBodySize: Self.maxRecordSize).map {
+        read(key, .record, maxBodySize: Self.maxRecordSize).map {
             (String(decoding: $0.body, as: UTF8.self), $0.fetched)
         }
     }
 
     /// Remembers `value` as `key`, written `now`.
     func remember(_ value: String, as key: String, at now: Date) throws(Failure) {
-        try write(Entry(url: key, fetched: now, body: Data(value.utf8)), suffix: Self.recordSuffix)
+        try write(Entry(url: key, fetched: now, body: Data(value.utf8)), .record)
     }
 
     /// The record `key` goes, if there is one.
     func forget(_ key: String) {
-        unlink(file(for: key, suffix: Self.recordSuffix).path)
+        unlink(file(for: key, .record).path)
     }
 
     /// The lock of `key` (`flock`: a run that ends, however it ends, holds
@@ -138,7 +132,7 @@ package struct ResponseCache: Sendable {
     func lock(_ key: String) -> (Lock?, Memory.LockState) {
         let nothing = (Lock(descriptor: -1, path: ""), Memory.LockState.taken)
         guard (try? prepare()) != nil else { return nothing }
-        let path = locks.appendingPathComponent(file(for: key, suffix: Self.lockSuffix).lastPathComponent).path
+        let path = locks.appendingPathComponent(CacheFileName.lock.of(key)).path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         var opened = stat()
         guard descriptor >= 0, fstat(descriptor, &opened) == 0, opened.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG)
@@ -179,7 +173,7 @@ package struct ResponseCache: Sendable {
     /// Every record whose key starts with `prefix`: its key, value and
     /// when it was written.
     func records(prefix: String) -> [(key: String, value: String, written: Date)] {
-        ownFiles(suffix: Self.recordSuffix).compactMap { path in
+        ownFiles(.record).compactMap { path in
             guard let record = EntryFile(path: path, maxBodySize: Self.maxRecordSize), let header = record.header,
                 header.url.hasPrefix(prefix), let entry = record.entry(header)
             else { return nil }
@@ -187,23 +181,23 @@ package struct ResponseCache: Sendable {
         }
     }
 
-    private func read(_ key: String, suffix: String, maxBodySize: Int? = nil) -> Entry? {
+    private func read(_ key: String, _ kind: CacheFileName, maxBodySize: Int? = nil) -> Entry? {
         guard
             let file = EntryFile(
-                path: file(for: key, suffix: suffix).path, maxBodySize: maxBodySize ?? self.maxBodySize),
+                path: file(for: key, kind).path, maxBodySize: maxBodySize ?? self.maxBodySize),
             let header = file.header,
             header.url == key
         else { return nil }
         return file.entry(header)
     }
 
-    private func write(_ entry: Entry, suffix: String) throws(Failure) {
+    private func write(_ entry: Entry, _ kind: CacheFileName) throws(Failure) {
         let header = Self.header(of: entry)
         guard header.count <= Self.maxHeaderSize, entry.body.count <= maxBodySize else { return }
         try prepare()
-        let target = file(for: entry.url, suffix: suffix)
+        let target = file(for: entry.url, kind)
         let temporary = temporaries.appendingPathComponent(
-            ".\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            CacheFileName.temporary(of: target.lastPathComponent, writer: getpid(), nonce: .random(in: 0...UInt32.max)))
         var descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor < 0, errno == ENOENT {
             // The folders went since this process made them (a `clear`, an `rm`).
@@ -227,7 +221,7 @@ package struct ResponseCache: Sendable {
     /// fetched. Only the start of each is read.
     package func summary() -> Summary {
         var summary = Summary()
-        for path in ownFiles(suffix: Self.suffix) {
+        for path in ownFiles(.entry) {
             guard let entry = EntryFile(path: path, maxBodySize: maxBodySize) else { continue }
             summary.entries += 1
             summary.bytes += entry.size
@@ -248,7 +242,8 @@ package struct ResponseCache: Sendable {
         var removed = Summary()
         for path in ownFiles() + ownFiles(in: temporaries) {
             var status = stat()
-            let size = path.hasSuffix(Self.suffix) && lstat(path, &status) == 0 ? Int(status.st_size) : nil
+            let size =
+                path.hasSuffix(CacheFileName.entry.rawValue) && lstat(path, &status) == 0 ? Int(status.st_size) : nil
             guard unlink(path) == 0 || errno == ENOENT else { throw Failure(path: path, reason: Self.systemError()) }
             if let size {
                 removed.entries += 1
@@ -292,10 +287,10 @@ package struct ResponseCache: Sendable {
         }
         let now = Date().timeIntervalSince1970
         for path in ownFiles(in: temporaries, limit: Self.sweep) {
-            let parts = path.split(separator: "/").last?.split(separator: ".") ?? []
             var status = stat()
-            let gone = parts.count == 5 && pid_t(parts[2]).map { kill($0, 0) != 0 && errno == ESRCH } == true
-            if gone || (lstat(path, &status) == 0 && now - Double(status.st_mtim.tv_sec) > TimeLimits.abandoned) {
+            let age = lstat(path, &status) == 0 ? now - Double(status.st_mtim.tv_sec) : 0
+            let name = String(path.split(separator: "/").last ?? "")
+            if CacheFileName.isAbandoned(name, age: age, isGone: { kill($0, 0) != 0 && errno == ESRCH }) {
                 unlink(path)
             }
         }
@@ -311,12 +306,10 @@ package struct ResponseCache: Sendable {
         close(descriptor)
     }
 
-    /// The paths of regular files of `folder` named as entries
-    /// (`<16 hex digits>.entry`), records (`.record`), locks (`.lock`) or
-    /// their temporary files (`.<name>.<pid>.<n>.tmp`), ending in `suffix`
-    /// when one is given; at most `limit`. The folder is read as it lies,
-    /// its entries' types from the listing.
-    private func ownFiles(in folder: URL? = nil, suffix: String? = nil, limit: Int = .max) -> [String] {
+    /// The paths of regular files of `folder` named as the cache's own
+    /// (`CacheFileName`), of `kind` when one is given; at most `limit`. The
+    /// folder is read as it lies, its entries' types from the listing.
+    private func ownFiles(_ kind: CacheFileName? = nil, in folder: URL? = nil, limit: Int = .max) -> [String] {
         let folder = (folder ?? directory).path
         guard let listing = opendir(folder) else { return [] }
         defer { closedir(listing) }
@@ -325,7 +318,7 @@ package struct ResponseCache: Sendable {
             let name = withUnsafeBytes(of: item.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard Self.isOwnName(name), suffix.map(name.hasSuffix) ?? true else { continue }
+            guard CacheFileName.isOwn(name, kind: kind) else { continue }
             let path = folder + "/" + name
             var status = stat()
             if item.pointee.d_type == UInt8(DT_REG)
@@ -338,27 +331,8 @@ package struct ResponseCache: Sendable {
         return paths
     }
 
-    private static func isOwnName(_ name: String) -> Bool {
-        let own = { (text: Substring) in
-            [suffix, recordSuffix, lockSuffix].contains { text.count == 16 + $0.count && text.hasSuffix($0) }
-                && text.prefix(16).allSatisfy(\.isHexDigit)
-        }
-        if name.hasPrefix("."), name.hasSuffix(".tmp") {
-            let parts = name.dropFirst().split(separator: ".")
-            return parts.count == 5 && own(parts[0] + "." + parts[1])
-        }
-        return own(Substring(name))
-    }
-
-    /// The file of an entry or record: a 64-bit FNV-1a hash of its key. The
-    /// key is kept in the file too, so that a collision reads as a miss.
-    private func file(for key: String, suffix: String = Self.suffix) -> URL {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in key.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-        }
-        let name = String(hash, radix: 16)
-        return directory.appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + suffix)
+    private func file(for key: String, _ kind: CacheFileName) -> URL {
+        directory.appendingPathComponent(kind.of(key))
     }
 
     /// The text before an entry's body, ending in a blank line.
