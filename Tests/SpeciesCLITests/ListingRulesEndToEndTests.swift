@@ -260,6 +260,24 @@ struct ListingRulesEndToEndTests {
         #expect(info.stdout.contains("\nanswering: \(try await session.root(dialect: "drf")) since "), "\(info)")
     }
 
+    /// Issue 49, item 8: a copy that shrank, its old page 1 still fresh in
+    /// the cache, answers a page past its new end with "no such page" (1)
+    /// and its page count now, not 69 "HTTP 404" for a day: page 1 is read
+    /// again, once.
+    @Test func aCopyThatShrankSaysHowManyPagesItHasNow() async throws {
+        let cache = Fixtures.temporaryFolder("listing-rules-shrunk")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let service = try await session.root(fault: "shrunk", sound: 1)
+        let before = try await installed(["--base-url", service, "list", "--json"], cacheHome: cache)
+        #expect(before.status == 0 && before.stdout.contains("\"name\": \"Ewok\""), "\(before)")
+        #expect(try await session.requests(fault: "shrunk", sound: 1).count == 1, "page 1 alone, with the count 37")
+        let past = try await installed(["--base-url", service, "list", "--page", "4"], cacheHome: cache)
+        #expect(past.status == 1 && past.stdout == "", "\(past)")
+        #expect(past.stderr == "error: page 4 does not exist; there are 2 pages\n", "\(past)")
+        let last = try await installed(["--base-url", service, "list", "--page", "2", "--jsonl"], cacheHome: cache)
+        #expect(last.status == 0 && last.stdout.split(separator: "\n").count == 5, "\(last)")
+    }
+
     /// Case 8: the pages cached from a run when the listing had 36 species
     /// do not add up with the service's next run, which has 37; it is read
     /// again, once, and answers whole, without `--refresh`.

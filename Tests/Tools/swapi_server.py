@@ -162,6 +162,7 @@ FAULTS = {
     "public-urls": "species keep swapi.dev's URLs (https://swapi.dev/api/species/N/), as a copy of its data would",
     "count-fifteen": "species pages count 15, while all 37 are served",
     "empty-search": "every search of the species list answers an empty page (count 0)",
+    "shrunk": "the species list holds its first 15 species only (count 15: 2 pages; page 3 and after answer 404)",
 }
 
 # What each ELEMENT fault makes of a species object.
@@ -549,6 +550,13 @@ class Handler(BaseHTTPRequestHandler):
             key = "total_records" if "total_records" in page else "count"
             last = page[key] == len(page["results"]) + 10 * (int(page_number) - 1)
             return status, self.edit(body, **{key: page[key] - 1, "results": page["results"][:-1] if last else page["results"]})
+        if fault == "shrunk" and species_page and "results" in json.loads(body):
+            number = int(page_number)
+            if number > 2:
+                return 404, NOT_FOUND
+            page = json.loads(body)
+            return status, self.edit(body, count=15, results=page["results"][:15 - 10 * (number - 1)],
+                                     next=page["next"] if number == 1 else None)
         if fault == "count-billion" and species_page:
             page = json.loads(body)
             return status, self.edit(body, **{"total_records" if "total_records" in page else "count": 1_000_000_000})
