@@ -97,7 +97,7 @@ struct AnswerPlanTests {
             .answer(0, .noSuchName("wookiee", suggestions: ["Wookie"]))
         ),
         (.cancelled, .fail(.cancelled)),
-        (.notASpeciesURL("x", expected: "y"), .fail(.notASpeciesURL("x", expected: "y"))),
+        (.notASpeciesURL("x", of: dev), .fail(.notASpeciesURL("x", of: dev))),
         (.tooLarge(url: url, .bytes(100)), .ask([1])), (.tooLarge(url: url, .pages(500)), .ask([1])),
         (.unreachable(TransportError(.other, url: url, detail: "a transport's own")), .ask([1])),
         (.incomplete(url: url, .notASpecies("'Tatooine'")), .ask([1])),

@@ -83,7 +83,7 @@ struct DetailReaderTests {
         switch result {
         case .success: #expect(taken, "\(pasted) at \(printed)")
         case .failure(let error):
-            #expect(!taken && error == .notASpeciesURL(pasted, expected: root.url.absoluteString + "species/<id>/"))
+            #expect(!taken && error == .notASpeciesURL(pasted, of: root))
         }
     }
 

@@ -301,9 +301,13 @@ public struct SpeciesClient: Sendable {
     {
         switch query {
         case .id(let id):
-            return try await source.species(id: id)
+            return try await source.species(ResourceReference(.species, id), pasted: nil)
         case .url(let url):
-            return try await source.species(at: url)
+            // A checked query's URL is a species URL (`SpeciesQuery.checked`).
+            guard let reference = ResourceReference(url.absoluteString), reference.kind == .species else {
+                throw .notASpeciesURL(url.absoluteString, of: source.root)
+            }
+            return try await source.species(reference, pasted: url)
         case .name(let name):
             if let match = try NameMatcher.match(name, in: try await source.species(matching: name, limit: nil)) {
                 return match

@@ -241,7 +241,7 @@ enum Fault: Error, Sendable, Equatable {
     case redirected(url: URL, location: String?)
     /// A URL that is not a species of the client's services; `expected`
     /// shows the form of one.
-    case notASpeciesURL(String, expected: String)
+    case notASpeciesURL(String, of: APIRoot)
     /// None of the services of a list answered, and nothing stood in for
     /// them (or the client was told not to let anything stand in).
     case noServiceAnswered([ServiceFailure])
@@ -427,7 +427,8 @@ enum Fault: Error, Sendable, Equatable {
                 location.map { "it redirects to another origin (\($0)); not followed" }
                 ?? "it redirects more than 10 times"
             return Facts("\(url.redacted): \(problem)", .badAnswer, cause: problem)
-        case .notASpeciesURL(let text, let expected):
+        case .notASpeciesURL(let text, let root):
+            let expected = root.url.withoutCredentials.absoluteString + "species/<id>/"
             return Facts("'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))", .badQuestion)
         case .noServiceAnswered(let failures):
             return Facts(Self.describe(failures), .unavailable)

@@ -72,10 +72,7 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
             // service it copies: asked, and taken when its answer prints
             // the same (`DetailReader`).
             guard let normalised = (roots + APIRoot.publicServices).lazy.compactMap({ $0.speciesURL(url) }).first
-            else {
-                let expected = (roots.first ?? .swapi).url.withoutCredentials.absoluteString + "species/<id>/"
-                throw .notASpeciesURL(url.absoluteString, expected: expected)
-            }
+            else { throw .notASpeciesURL(url.absoluteString, of: roots.first ?? .swapi) }
             return .url(normalised)
         default:
             return self

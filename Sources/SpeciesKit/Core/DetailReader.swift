@@ -45,8 +45,7 @@ struct DetailReader: Equatable {
         var service = ServiceSpecies(root: root)
         guard service.id(of: decoded.species) == reference.id else { throw .invalidResponse(url: url, .notASpecies) }
         if let printed, ResourceReference.parse(decoded.species.url).map({ printed.by.owns($0.root) }) != true {
-            throw .notASpeciesURL(
-                printed.url.absoluteString, expected: root.url.withoutCredentials.absoluteString + "species/<id>/")
+            throw .notASpeciesURL(printed.url.absoluteString, of: root)
         }
         return decoded
     }

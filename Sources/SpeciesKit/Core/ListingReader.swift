@@ -187,11 +187,23 @@ struct ListingReader {
     }
 
     /// swapi.tech is asked for the longest term; the others are matched here.
-    private var techTerm: String { terms.terms.max { $0.count < $1.count } ?? "" }
+    private var techTerm: String { Self.longest(terms) }
+
+    private static func longest(_ terms: SearchTerms) -> String {
+        terms.terms.max { $0.count < $1.count } ?? ""
+    }
 
     private func url(ofPage number: Int) -> URL {
-        if asking == .tech, !terms.terms.isEmpty { return asking.techSearchURL(root, term: techTerm) }
-        return asking.listingURL(root, page: number, search: asking == .drf ? search : nil)
+        Self.url(ofPage: number, root: root, dialect: asking, search: search)
+    }
+
+    /// Page `number` of the species matching `search`, as a service of
+    /// `dialect` is asked for it: swapi.dev's search in the query,
+    /// swapi.tech's longest term as its search, swapi.info's whole list.
+    static func url(ofPage number: Int, root: APIRoot, dialect: Dialect, search: String?) -> URL {
+        let terms = SearchTerms(search ?? "")
+        if dialect == .tech, !terms.terms.isEmpty { return dialect.techSearchURL(root, term: longest(terms)) }
+        return dialect.listingURL(root, page: number, search: dialect == .drf ? search : nil)
     }
 
     private static func pages(holding limit: Int?, size: Int) -> Int {

@@ -13,7 +13,8 @@ struct RemoteCatalog: SpeciesCatalog {
     let serial: Bool
     let diagnostics: any Diagnostics
 
-    private var root: APIRoot { attempt.root }
+    var root: APIRoot { attempt.root }
+    var dialect: Dialect { attempt.dialect }
 
     func page(_ number: Int, search: String?, size: PageSize? = nil) async throws(Fault) -> SpeciesPage {
         let whole = try await listing(.page(number), search: search, size: size?.of(root))
@@ -120,23 +121,8 @@ struct RemoteCatalog: SpeciesCatalog {
         }
     }
 
-    func searchURL(_ search: String) -> URL {
-        attempt.dialect == .tech
-            ? attempt.dialect.techSearchURL(root, term: search) : attempt.dialect.listingURL(root, search: search)
-    }
-
-    func species(id: Int) async throws(Fault) -> StarWarsSpecies {
-        try await species(DetailReader(ResourceReference(.species, id), of: root, in: attempt.dialect))
-    }
-
-    /// The species at `url`; at another service's URL, the species of the
-    /// same id here.
-    func species(at url: URL) async throws(Fault) -> StarWarsSpecies {
-        guard let reference = ResourceReference(url.absoluteString), reference.kind == .species else {
-            throw .notASpeciesURL(
-                url.absoluteString, expected: root.url.withoutCredentials.absoluteString + "species/<id>/")
-        }
-        return try await species(DetailReader(reference, of: root, in: attempt.dialect, pasted: url))
+    func species(_ reference: ResourceReference, pasted: URL?) async throws(Fault) -> StarWarsSpecies {
+        try await species(DetailReader(reference, of: root, in: attempt.dialect, pasted: pasted))
     }
 
     private func species(_ reader: DetailReader) async throws(Fault) -> StarWarsSpecies {

@@ -4,6 +4,10 @@ import Foundation
 /// source"): a service through its cache, or a service's cache alone
 /// (`RemoteCatalog`), or the SWAPI data built in (`BundledCatalog`).
 protocol SpeciesCatalog: Sendable {
+    var root: APIRoot { get }
+    /// The dialect it is asked in, as far as it is known.
+    var dialect: Dialect { get }
+
     /// Page `number`, of the species whose name matches `search`; with the
     /// `size` a service's page 1 showed, that service's page alone.
     /// - Throws: `Fault.noSuchPage` past the last page.
@@ -14,33 +18,29 @@ protocol SpeciesCatalog: Sendable {
     /// read, and more species may come.
     func species(matching search: String?, limit: Int?) async throws(Fault) -> [StarWarsSpecies]
 
+    /// The species `reference` names; `pasted`, the species URL it was
+    /// asked by, of one of the services (another service's is the same id
+    /// here).
     /// - Throws: `Fault.notFound` or `.notInBundledData`.
-    func species(id: Int) async throws(Fault) -> StarWarsSpecies
-
-    /// The species at `url`, a species URL of one of the services; another
-    /// service's is the same id here.
-    func species(at url: URL) async throws(Fault) -> StarWarsSpecies
+    func species(_ reference: ResourceReference, pasted: URL?) async throws(Fault) -> StarWarsSpecies
 
     /// The name or title, and episode, of a planet, person or film.
     func resource(_ reference: ResourceReference) async throws(Fault) -> RelatedAnswer
+}
 
+extension SpeciesCatalog {
     /// Where it is asked for the species matching `search`: its first page.
-    func searchURL(_ search: String) -> URL
+    func searchURL(_ search: String) -> URL {
+        ListingReader.url(ofPage: 1, root: root, dialect: dialect, search: search)
+    }
 }
 
 extension BundledCatalog: SpeciesCatalog {
-    func searchURL(_ search: String) -> URL {
-        dialect.listingURL(root, search: search)
-    }
-
     func species(matching search: String?, limit: Int?) -> [StarWarsSpecies] {
         species(matching: search)
     }
 
-    func species(at url: URL) throws(Fault) -> StarWarsSpecies {
-        guard let reference = ResourceReference(url.absoluteString), reference.kind == .species else {
-            throw .notInBundledData(what: "the species at \(url.redacted)")
-        }
-        return try species(id: reference.id)
+    func species(_ reference: ResourceReference, pasted: URL?) throws(Fault) -> StarWarsSpecies {
+        try species(id: reference.id)
     }
 }
