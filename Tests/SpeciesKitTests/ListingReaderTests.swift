@@ -10,6 +10,22 @@ struct ListingReaderTests {
     static let dev = APIRoot("https://swapi.dev/api/")!
     static let other = APIRoot("http://127.0.0.1:9/t1/api/")!
 
+    /// The URL of a page of a search, in each dialect: what the reader
+    /// asks, and what a message says was searched.
+    @Test(
+        arguments: [
+            (Dialect.drf, 1, "an", "https://swapi.dev/api/species/?search=an"),
+            (.drf, 2, "an", "https://swapi.dev/api/species/?search=an&page=2"),
+            (.drf, 2, nil, "https://swapi.dev/api/species/?page=2"),
+            (.tech, 1, "an ewo", "https://swapi.dev/api/species?name=ewo"),
+            (.tech, 2, nil, "https://swapi.dev/api/species?page=2&limit=10&expanded=true"),
+            (.info, 1, "an", "https://swapi.dev/api/species/"),
+        ] as [(Dialect, Int, String?, String)])
+    func aPageOfASearchIsAskedInTheDialectsForm(dialect: Dialect, number: Int, search: String?, url: String) {
+        #expect(
+            ListingReader.url(ofPage: number, root: Self.dev, dialect: dialect, search: search).absoluteString == url)
+    }
+
     /// A swapi.dev page of a listing of `count`: species `ids`, each named
     /// `Species N` at its URL, unless `elements` says otherwise.
     static func page(
