@@ -58,7 +58,7 @@ struct ListAndShowEndToEndTests {
     }
 
     /// The server's `gate=4` answers requests only four at a time: a run
-    /// that asked for page 1 alone first would get 504 after 10 s.
+    /// that asked for page 1 alone first would get 504 (`GATE_SECONDS`).
     @Test(arguments: ["drf", "tech"])
     func allPagesComeInOneRoundTripColdAndStale(dialect: String) async throws {
         let root = try await server.root(gate: 4, dialect: dialect)
