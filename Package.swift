@@ -19,8 +19,7 @@ let package = Package(
     // needs these; anything newer is used behind `if #available`.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .executable(name: "species", targets: ["species"]),
-        .library(name: "SpeciesKit", targets: ["SpeciesKit"]),
+        .executable(name: "species", targets: ["species"]), .library(name: "SpeciesKit", targets: ["SpeciesKit"]),
     ],
     targets: [
         // The engine: model, client, cache, renderers and output formats.
@@ -49,5 +48,4 @@ let package = Package(
         .testTarget(
             name: "SpeciesCLITests", dependencies: ["species", "SpeciesKit", "TestSupport"],
             swiftSettings: callerIsolation),
-    ]
-)
+    ])

@@ -44,8 +44,7 @@ struct ArgumentParser {
 
     /// Walks `words`, handing each event to `handle`; at the end, the
     /// command reached, and the option whose value the next word would be.
-    @discardableResult
-    func walk(_ words: [String], _ handle: (Event, CommandDefinition) -> Void) -> (
+    @discardableResult func walk(_ words: [String], _ handle: (Event, CommandDefinition) -> Void) -> (
         command: CommandDefinition, pending: OptionDefinition?
     ) {
         var command = root
@@ -156,9 +155,7 @@ struct ArgumentParser {
         return parsed
     }
 
-    private static func isOption(_ word: String) -> Bool {
-        word.hasPrefix("-") && word != "-"
-    }
+    private static func isOption(_ word: String) -> Bool { word.hasPrefix("-") && word != "-" }
 
     /// `--name=value` gives the name and the value; anything else is a name.
     private static func splitInlineValue(_ word: String) -> (String, String?) {
@@ -232,7 +229,5 @@ struct ValueProblem: Error, Equatable {
     var value: String?
     var nearest: [String] = []
 
-    var sentence: String {
-        "expected \(expected)" + CommandError.suggestion(for: value ?? "", among: nearest)
-    }
+    var sentence: String { "expected \(expected)" + CommandError.suggestion(for: value ?? "", among: nearest) }
 }

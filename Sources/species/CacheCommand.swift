@@ -2,9 +2,7 @@ import Foundation
 import SpeciesKit
 
 /// `species cache`'s argument.
-enum CacheAction: String, Sendable, CaseIterable {
-    case info, clear
-}
+enum CacheAction: String, Sendable, CaseIterable { case info, clear }
 
 /// `species cache info | clear`.
 struct CacheCommand: Sendable, Equatable {
@@ -34,11 +32,8 @@ struct CacheCommand: Sendable, Equatable {
             output.write(text)
         case .clear:
             let removed: ResponseCache.Summary
-            do {
-                removed = try cache.clear()
-            } catch {
-                throw CommandError(
-                    "cannot clear the cache: cannot remove \(error.path): \(error.reason)", .ioError)
+            do { removed = try cache.clear() } catch {
+                throw CommandError("cannot clear the cache: cannot remove \(error.path): \(error.reason)", .ioError)
             }
             let entries = removed.entries == 1 ? "1 entry" : "\(removed.entries) entries"
             output.write("removed \(entries) (\(ByteCount.describe(removed.bytes))) from \(directory.path)\n")

@@ -66,8 +66,6 @@ struct CommandDefinition: Sendable, Equatable {
 extension Array where Element: Equatable {
     /// The elements, each once, in their first order.
     func uniqued() -> [Element] {
-        reduce(into: []) { kept, element in
-            if !kept.contains(element) { kept.append(element) }
-        }
+        reduce(into: []) { kept, element in if !kept.contains(element) { kept.append(element) } }
     }
 }

@@ -39,16 +39,14 @@ enum Commands {
         ])
 
     static let show = CommandDefinition(
-        path: "species show",
-        abstract: "Print the description of one species, or its JSON.",
+        path: "species show", abstract: "Print the description of one species, or its JSON.",
         arguments: [
             ArgumentDefinition(
                 label: "<name | id | url>",
                 help:
                     "A species name, matched case-insensitively: an exact match wins, else the single species whose name holds every word. Or a species id, or a species URL of one of the services."
             )
-        ],
-        options: ShowCommand.options.map(\.definition) + [Options.help], asksServices: true,
+        ], options: ShowCommand.options.map(\.definition) + [Options.help], asksServices: true,
         alternatives: [ShowCommand.formats],
         examples: [
             Example(command: "species show wookie", description: "The Wookie's description."),
@@ -61,16 +59,14 @@ enum Commands {
         ])
 
     static let cache = CommandDefinition(
-        path: "species cache",
-        abstract: "Show or empty the cache of responses.",
+        path: "species cache", abstract: "Show or empty the cache of responses.",
         arguments: [
             .choosing(
                 CacheAction.allCases.map(\.rawValue),
                 help:
                     "info: where the cache is, how many entries and how old, and which service answers; clear: remove every entry."
             )
-        ],
-        options: [Options.help],
+        ], options: [Options.help],
         examples: [
             Example(command: "species cache info", description: "Where the cache is, and what it holds."),
             Example(command: "species cache clear", description: "Empty it."),
@@ -79,8 +75,7 @@ enum Commands {
     static let completions = CommandDefinition(
         path: "species completions",
         abstract: "Print a script that completes species' commands, options and species names in a shell.",
-        arguments: [.choosing(Shell.allCases.map(\.rawValue), help: "The shell.")],
-        options: [Options.help],
+        arguments: [.choosing(Shell.allCases.map(\.rawValue), help: "The shell.")], options: [Options.help],
         examples: [
             Example(command: "source <(species completions bash)", description: "Completion in this bash."),
             Example(
@@ -89,8 +84,7 @@ enum Commands {
         ])
 
     static let helpCommand = CommandDefinition(
-        path: "species help",
-        abstract: "Show help for a subcommand.",
+        path: "species help", abstract: "Show help for a subcommand.",
         arguments: [ArgumentDefinition(label: "<subcommand>", help: "The subcommand to explain.", optional: true)],
         options: [Options.help],
         examples: [
@@ -115,8 +109,7 @@ enum Commands {
         options: [Options.help], hidden: true)
 
     static let root = CommandDefinition(
-        path: "species",
-        abstract: "Browse the species of the Star Wars API (SWAPI) from the command line.",
+        path: "species", abstract: "Browse the species of the Star Wars API (SWAPI) from the command line.",
         options: Options.global + [Options.help],
         examples: [
             Example(command: "species list", description: "The first page of species, as a table."),
@@ -125,8 +118,7 @@ enum Commands {
             Example(
                 command: "species --offline list --all-pages --json",
                 description: "Every species, from the data built into species."),
-        ],
-        leadsToSubcommands: true)
+        ], leadsToSubcommands: true)
 
     static let subcommands = [list, show, cache, completions, helpCommand, complete, manualPage, selfCheck]
 

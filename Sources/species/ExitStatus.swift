@@ -51,11 +51,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     ) async -> ExitStatus {
         defer { last() }
         var failure: CommandError?
-        do {
-            try await command()
-        } catch {
-            failure = CommandError(error, of: definition)
-        }
+        do { try await command() } catch { failure = CommandError(error, of: definition) }
         diagnostics.progressEnded()
         output.flush()
         if let failure = failure ?? output.writeError.map({ CommandError("cannot write the output: \($0)", .ioError) })
@@ -132,7 +128,6 @@ struct CommandError: Error, Equatable {
     /// answer is an interrupted command's.
     private static let statuses: [SpeciesError.Kind: ExitStatus] = [
         .nothingMatched: .nothingMatched, .ambiguousName: .nothingMatched, .badQuestion: .usage, .badAnswer: .badData,
-        .unavailable: .unavailable,
-        .cancelled: .interrupted,
+        .unavailable: .unavailable, .cancelled: .interrupted,
     ]
 }

@@ -25,8 +25,7 @@ struct GlobalSettings: Equatable {
             shownDefault: APIRoot.publicServices.map(\.url.absoluteString).joined(separator: " "),
             summary:
                 "The API root of a SWAPI service (swapi.dev's, swapi.py4e.com's, swapi.tech's, swapi.info's, or a copy); "
-                + "several, repeated or separated by spaces or commas, are asked in turn"),
-        \.client.roots, combine: +
+                + "several, repeated or separated by spaces or commas, are asked in turn"), \.client.roots, combine: +
     ) { text throws(ValueProblem) in
         var roots: [APIRoot] = []
         for word in text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init) {
@@ -47,8 +46,7 @@ struct GlobalSettings: Equatable {
     static let timeout = Option<Self>.option(
         OptionDefinition(
             ["--timeout"], value: "seconds", environment: "SWAPI_TIMEOUT", shownDefault: "15",
-            summary:
-                "The deadline of the whole command: every service, page, retry, wait and related resource it asks "
+            summary: "The deadline of the whole command: every service, page, retry, wait and related resource it asks "
                 + "of the network ends within it, then the cache or the built-in data answers; fractions allowed"),
         \.client.timeout
     ) { text throws(ValueProblem) in
@@ -92,8 +90,7 @@ struct GlobalSettings: Equatable {
             ["--offline"], environment: "SWAPI_OFFLINE", shownDefault: "off",
             summary:
                 "Never use the network: answer from the cache, else, for SWAPI's services, from the SWAPI data built into species"
-        ),
-        \.client.cache.mode, .offline)
+        ), \.client.cache.mode, .offline)
     static let color = Option<Self>.option(
         OptionDefinition(
             ["--color"], value: "when", choices: ColorMode.allCases.map(\.rawValue),
@@ -115,8 +112,7 @@ struct GlobalSettings: Equatable {
     /// Each global option, in the order help shows them.
     static let options = [
         Self.baseURL, Self.noFallback, Self.timeout, Self.retries, Self.maxResponseSize, Self.serial, Self.maxAge,
-        Self.refresh, Self.noCache, Self.offline, Self.color, Self.quiet,
-        Self.verbose,
+        Self.refresh, Self.noCache, Self.offline, Self.color, Self.quiet, Self.verbose,
     ]
 
     /// Of these, at most one may be given.

@@ -64,9 +64,7 @@ struct HelpFormatter {
     /// Where the help of each option begins.
     private var margin: Int { min(26, width / 3) }
 
-    init(width: Int = standardWidth) {
-        self.width = min(max(width, Self.widths.lowerBound), Self.widths.upperBound)
-    }
+    init(width: Int = standardWidth) { self.width = min(max(width, Self.widths.lowerBound), Self.widths.upperBound) }
 
     func render(_ sections: [HelpSection]) -> String {
         sections.map { section in
@@ -114,9 +112,7 @@ struct HelpFormatter {
                 for word in group.split(whereSeparator: { character in
                     depth += character == "<" ? 1 : character == ">" ? -1 : 0
                     return character == " " && depth == 0
-                }) {
-                    add(String(word))
-                }
+                }) { add(String(word)) }
             } else {
                 add(group)
             }
@@ -152,9 +148,7 @@ struct HelpFormatter {
         return lines
     }
 
-    private func wrap(_ text: String, width: Int) -> [String] {
-        Self.wrap(text, width: width)
-    }
+    private func wrap(_ text: String, width: Int) -> [String] { Self.wrap(text, width: width) }
 }
 
 extension Example {

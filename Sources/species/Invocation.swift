@@ -58,16 +58,11 @@ extension Invocation {
         case Commands.cache:
             // Its own folder, whatever `--no-cache` says.
             self = .cache(CacheCommand(action: try Self.choice(of: parsed), directory: defaults.client.cache.directory))
-        case Commands.completions:
-            self = .completions(try Self.choice(of: parsed))
-        case Commands.manualPage:
-            self = .manualPage
-        case Commands.selfCheck:
-            self = .selfCheck
-        case Commands.helpCommand:
-            self = .help(try Self.helpText(asked: parsed, width: helpWidth))
-        default:
-            throw .usage(.missingSubcommand, of: command)
+        case Commands.completions: self = .completions(try Self.choice(of: parsed))
+        case Commands.manualPage: self = .manualPage
+        case Commands.selfCheck: self = .selfCheck
+        case Commands.helpCommand: self = .help(try Self.helpText(asked: parsed, width: helpWidth))
+        default: throw .usage(.missingSubcommand, of: command)
         }
     }
 
@@ -88,9 +83,7 @@ extension Invocation {
     private static func query(_ parsed: ParsedArguments, roots: [APIRoot]) throws(CommandError) -> SpeciesQuery {
         let text = parsed.positionals.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { throw .usage(.missingArgument("<name | id | url>"), of: parsed.command) }
-        do {
-            return try SpeciesQuery(text, roots: roots)
-        } catch {
+        do { return try SpeciesQuery(text, roots: roots) } catch {
             throw CommandError(error.description, .usage, usage: parsed.command)
         }
     }
@@ -102,11 +95,7 @@ extension Invocation {
         guard let name = parsed.positionals.first else {
             throw .usage(.missingArgument(parsed.command.arguments.first?.label ?? ""), of: parsed.command)
         }
-        do {
-            return try Read.choice(name)
-        } catch {
-            throw .usage(.unknownArgument(name, error), of: parsed.command)
-        }
+        do { return try Read.choice(name) } catch { throw .usage(.unknownArgument(name, error), of: parsed.command) }
     }
 
     private static func expectArguments(_ parsed: ParsedArguments, atMost count: Int) throws(CommandError) {

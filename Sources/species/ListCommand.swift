@@ -1,9 +1,7 @@
 import SpeciesKit
 
 /// `--format`.
-enum OutputFormat: String, CaseIterable, Sendable {
-    case table, tsv, csv, markdown, json, jsonl
-}
+enum OutputFormat: String, CaseIterable, Sendable { case table, tsv, csv, markdown, json, jsonl }
 
 /// `species list`: one page of species, every page, or the first `limit`,
 /// as a table, TSV, CSV, Markdown or JSON. A search that matches nothing
@@ -27,11 +25,7 @@ struct ListCommand: Sendable, Equatable {
     var terminal = Terminal()
 
     func run(_ context: CommandContext) async throws {
-        if allPages || limit != nil {
-            try await everyPage(context)
-        } else {
-            try await onePage(context)
-        }
+        if allPages || limit != nil { try await everyPage(context) } else { try await onePage(context) }
     }
 
     /// Prints one page, and on stderr where it stands among the others.
@@ -112,8 +106,7 @@ extension ListCommand {
     ) { text throws(ValueProblem) in try Read.wholeNumber(text, in: 1...Int.max, expected: "a whole number from 1 up") }
     static let allPages = Option<Self>.flag(
         OptionDefinition(["-a", "--all-pages"], summary: "Follow the API's next links and print every species"),
-        \.allPages,
-        true)
+        \.allPages, true)
     static let search = Option<Self>.option(
         OptionDefinition(
             ["--search"], value: "text",

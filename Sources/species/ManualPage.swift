@@ -30,8 +30,7 @@ enum ManualPage {
                 title: "DESCRIPTION",
                 prose: [
                     "species prints the species of SWAPI, the Star Wars API, as a table, tab-separated values, CSV, a Markdown table, detail text or JSON. Results go to stdout; notices, warnings and errors to stderr, one line each, and hints and progress only at a terminal. It asks SWAPI's public services in turn (swapi.dev, swapi.py4e.com, www.swapi.tech, swapi.info), remembers the one that answered, and speaks each of their dialects. Responses are cached; when no service can answer, the cache answers, and for SWAPI's own hosts the SWAPI data built into species; --offline never uses the network."
-                ]),
-            HelpSection(title: "COMMANDS"),
+                ]), HelpSection(title: "COMMANDS"),
         ]
             + commands.map { command in
                 HelpSection(
@@ -52,8 +51,7 @@ enum ManualPage {
                     title: "EXIT STATUS",
                     prose: [
                         "Every failure prints one line starting with error: on stderr; a usage error adds a line, its command's usage, and at a terminal a note that names its help. Other lines on stderr start with warning:, note: or verbose:."
-                    ],
-                    rows: ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }),
+                    ], rows: ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }),
                 HelpSection(title: "EXAMPLES", examples: ([Commands.root] + commands).flatMap(\.examples)),
             ]
     }
@@ -120,9 +118,7 @@ private struct Roff {
         text += "\n"
     }
 
-    mutating func section(_ name: String) {
-        request("SH", name)
-    }
+    mutating func section(_ name: String) { request("SH", name) }
 
     /// A line of text, already escaped; `\&` keeps a leading `.` or `'`
     /// from reading as a request.

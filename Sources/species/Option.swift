@@ -56,14 +56,10 @@ struct OptionDefinition: Sendable, Equatable {
     var key: String { names.last ?? "" }
 
     /// `-h, --help` or `--page <n>`.
-    var label: String {
-        names.joined(separator: ", ") + (valueName.map { " <\($0)>" } ?? "")
-    }
+    var label: String { names.joined(separator: ", ") + (valueName.map { " <\($0)>" } ?? "") }
 
     /// `--page <n>`: how error messages and usage lines name the option.
-    var synopsis: String {
-        key + (valueName.map { " <\($0)>" } ?? "")
-    }
+    var synopsis: String { key + (valueName.map { " <\($0)>" } ?? "") }
 }
 
 /// An option bound to where its value lands, as swift-argument-parser's
@@ -128,9 +124,7 @@ extension Array {
         var set: Set<PartialKeyPath<Command>> = []
         for occurrence in parsed.occurrences {
             guard let option = first(where: { $0.definition == occurrence.option }) else { continue }
-            do {
-                try option.set(occurrence.value, given.contains(option.definition.key), &command)
-            } catch {
+            do { try option.set(occurrence.value, given.contains(option.definition.key), &command) } catch {
                 let problem = UsageProblem.badValue(
                     occurrence.value ?? "", source: "'\(option.definition.synopsis)'", error)
                 throw .usage(problem, of: parsed.command)
@@ -139,11 +133,10 @@ extension Array {
             set.insert(option.setting)
         }
         for option in self where !set.contains(option.setting) {
-            guard let variable = option.definition.environment, let text = environment[variable], !text.isEmpty
-            else { continue }
-            do {
-                try option.fromEnvironment(text, &command)
-            } catch {
+            guard let variable = option.definition.environment, let text = environment[variable], !text.isEmpty else {
+                continue
+            }
+            do { try option.fromEnvironment(text, &command) } catch {
                 throw CommandError(UsageProblem.badValue(text, source: variable, error).message, .usage)
             }
         }

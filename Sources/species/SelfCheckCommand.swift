@@ -17,8 +17,7 @@ struct SelfCheckCommand: Sendable {
         _ = try? await SpeciesClient(configuration: nowhere).page()
         let status = url_session_fixes_check()
         let workarounds = [
-            ("socket-callback wrapper", status.socket_wrapper != 0),
-            ("Content-Length bound", status.length_bound != 0),
+            ("socket-callback wrapper", status.socket_wrapper != 0), ("Content-Length bound", status.length_bound != 0),
             ("headers-open check", status.header_check != 0),
         ]
         output.write(workarounds.map { "\($0.0): \($0.1 ? "engaged" : "not engaged")\n" }.joined())
@@ -26,9 +25,7 @@ struct SelfCheckCommand: Sendable {
             throw CommandError("libcurl's \(String(cString: missing)) was not found", .internalError)
         }
         let off = workarounds.filter { !$0.1 }.map(\.0)
-        if !off.isEmpty {
-            throw CommandError("not engaged: \(off.joined(separator: ", "))", .internalError)
-        }
+        if !off.isEmpty { throw CommandError("not engaged: \(off.joined(separator: ", "))", .internalError) }
     }
 
     /// A port of 127.0.0.1 where nothing listens: bound to find a free one,

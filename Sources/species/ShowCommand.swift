@@ -1,9 +1,7 @@
 import SpeciesKit
 
 /// `show --format`.
-enum ShowFormat: String, CaseIterable, Sendable {
-    case text, json, jsonl
-}
+enum ShowFormat: String, CaseIterable, Sendable { case text, json, jsonl }
 
 /// `species show`: one species' detail text, or its JSON; with `related`,
 /// the names of its planet, people and films too.

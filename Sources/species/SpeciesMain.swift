@@ -1,8 +1,7 @@
 import Foundation
 import SpeciesKit
 
-@main
-enum SpeciesMain {
+@main enum SpeciesMain {
     static func main() async {
         let started = ContinuousClock.now
         // A parent may leave SIGPIPE ignored; then `species | head -1` would
@@ -38,9 +37,7 @@ enum SpeciesMain {
         started: ContinuousClock.Instant = .now
     ) async -> ExitStatus {
         let invocation: Invocation
-        do {
-            invocation = try Invocation(arguments: arguments, environment: environment)
-        } catch {
+        do { invocation = try Invocation(arguments: arguments, environment: environment) } catch {
             return await run { throw error }
         }
         switch invocation {
@@ -80,9 +77,7 @@ enum SpeciesMain {
                 showsHints: terminal.hints)
             return await ExitStatus.run(
                 {
-                    if settings.client.cache.mode != .offline {
-                        try CertificateTrust.apply(environment: environment)
-                    }
+                    if settings.client.cache.mode != .offline { try CertificateTrust.apply(environment: environment) }
                     var configuration = settings.client
                     configuration.userAgent = "species/\(SpeciesRelease.version)"
                     let client = SpeciesClient(configuration: configuration, diagnostics: diagnostics)

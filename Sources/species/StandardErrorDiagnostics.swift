@@ -47,9 +47,7 @@ final class StandardErrorDiagnostics: CommandDiagnostics {
         writeLine("note: " + message)
     }
 
-    func hint(_ message: String) {
-        if showsHints { note(message) }
-    }
+    func hint(_ message: String) { if showsHints { note(message) } }
 
     func trace(_ message: String) {
         guard verbose else { return }

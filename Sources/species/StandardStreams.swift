@@ -26,9 +26,7 @@ final class StandardOutput: OutputSink {
     private static let capacity = 64 * 1024
     private let state = Mutex((buffer: [UInt8](), error: String?.none))
 
-    func write(_ text: String) {
-        write(Array(text.utf8))
-    }
+    func write(_ text: String) { write(Array(text.utf8)) }
 
     func write(_ bytes: [UInt8]) {
         state.withLock { state in
@@ -42,13 +40,9 @@ final class StandardOutput: OutputSink {
         }
     }
 
-    func flush() {
-        state.withLock { Self.drain(&$0) }
-    }
+    func flush() { state.withLock { Self.drain(&$0) } }
 
-    var writeError: String? {
-        state.withLock { $0.error }
-    }
+    var writeError: String? { state.withLock { $0.error } }
 
     private static func drain(_ state: inout (buffer: [UInt8], error: String?)) {
         if state.error == nil, !state.buffer.isEmpty {
@@ -61,16 +55,12 @@ final class StandardOutput: OutputSink {
 /// stderr, unbuffered: messages appear as they happen. There is nowhere to
 /// report a failure to write them.
 enum StandardError {
-    static func write(_ text: String) {
-        _ = FileDescriptor.writeAll(Array(text.utf8), to: STDERR_FILENO)
-    }
+    static func write(_ text: String) { _ = FileDescriptor.writeAll(Array(text.utf8), to: STDERR_FILENO) }
 
     /// A message line: escaped, and cut in its middle with "…" past 1,000
     /// characters, so that no value in it (a 100 KB argument, a link from a
     /// server) makes a line of unbounded length.
-    static func line(_ text: String) -> String {
-        Excerpt.of(TerminalText.escape(text), limit: 1000)
-    }
+    static func line(_ text: String) -> String { Excerpt.of(TerminalText.escape(text), limit: 1000) }
 }
 
 extension FileDescriptor {

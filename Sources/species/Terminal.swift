@@ -3,9 +3,7 @@ import Glibc
 #endif
 
 /// `--color`.
-enum ColorMode: String, Sendable, CaseIterable {
-    case auto, always, never
-}
+enum ColorMode: String, Sendable, CaseIterable { case auto, always, never }
 
 /// What the terminal allows, if there is one: how wide the table may be,
 /// whether to use colour on stdout, and whether to show progress and hints
@@ -40,9 +38,7 @@ struct Terminal: Sendable, Equatable {
     }
 
     /// A terminal on stdout, and its width if it reports one.
-    struct Device {
-        var width: Int?
-    }
+    struct Device { var width: Int? }
 
     /// `detect`'s rules, given what the file descriptors are.
     static func decide(

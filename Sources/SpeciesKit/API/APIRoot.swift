@@ -35,9 +35,7 @@ public struct APIRoot: Sendable, Hashable, CustomStringConvertible {
             let scheme = components.scheme?.lowercased()
         else { return nil }
         components.scheme = scheme
-        if !components.percentEncodedPath.hasSuffix("/") {
-            components.percentEncodedPath += "/"
-        }
+        if !components.percentEncodedPath.hasSuffix("/") { components.percentEncodedPath += "/" }
         guard let url = components.url, let origin = Origin(url) else { return nil }
         self.url = url
         self.origin = origin
@@ -48,8 +46,8 @@ public struct APIRoot: Sendable, Hashable, CustomStringConvertible {
     /// message ("expected ..."); nil when it is one.
     package static func problem(with text: String) -> String? {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
-            components.query == nil, components.fragment == nil
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty, components.query == nil,
+            components.fragment == nil
         else { return "an http or https URL" }
         // Foundation reads a backslash as part of the authority, browsers
         // (WHATWG's parsers) as a `/` ending it: each would reach another host.
@@ -70,9 +68,7 @@ public struct APIRoot: Sendable, Hashable, CustomStringConvertible {
             return
                 "a host name or an IPv4 address written as four numbers from 0 to 255 (FoundationNetworking cannot request '\(Excerpt.of(host))')"
         }
-        if let port = components.port, !(1...65535).contains(port) {
-            return "a port from 1 to 65535"
-        }
+        if let port = components.port, !(1...65535).contains(port) { return "a port from 1 to 65535" }
         return nil
     }
 
@@ -125,9 +121,7 @@ public struct APIRoot: Sendable, Hashable, CustomStringConvertible {
     /// whole"): whether a species written under `root` may be one of this
     /// service's, under its own root or under that of the public service it
     /// copies (`ServiceSpecies` holds an answer to one of them).
-    func writes(_ root: Substring) -> Bool {
-        owns(root) || Self.publicServices.contains { $0.owns(root) }
-    }
+    func writes(_ root: Substring) -> Bool { owns(root) || Self.publicServices.contains { $0.owns(root) } }
 
     /// `url`, a species of this service in any spelling of the one grammar
     /// (`ResourceReference`) under its own root (`owns`), as the service is

@@ -22,19 +22,13 @@ public struct Deadline: Sendable {
     }
 
     /// Seconds left before it passes; 0 once it has.
-    public var secondsLeft: Double {
-        max(0, ClientTime.seconds(end - time.elapsed()))
-    }
+    public var secondsLeft: Double { max(0, ClientTime.seconds(end - time.elapsed())) }
 
     /// Whether it has passed.
-    public var hasPassed: Bool {
-        time.elapsed() >= end
-    }
+    public var hasPassed: Bool { time.elapsed() >= end }
 
     /// Seconds on its clock, as a pace is measured.
-    var elapsed: Double {
-        ClientTime.seconds(time.elapsed())
-    }
+    var elapsed: Double { ClientTime.seconds(time.elapsed()) }
 
     /// Waits `seconds`, or until the deadline when that comes first. Any
     /// number is safe: a wait may be a server's.
@@ -66,9 +60,7 @@ struct ClientTime: Sendable {
     var now: Date { start.addingTimeInterval(Self.seconds(elapsed())) }
 
     /// Held within 0 and about 30 years, as no wait is longer.
-    static func duration(_ seconds: Double) -> Duration {
-        .seconds(seconds.isNaN ? 0 : min(max(seconds, 0), 1e9))
-    }
+    static func duration(_ seconds: Double) -> Duration { .seconds(seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)) }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

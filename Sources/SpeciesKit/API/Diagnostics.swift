@@ -25,9 +25,7 @@ extension Diagnostics {
     public var readsTraces: Bool { true }
 
     /// The step `message` makes, made only when someone reads it.
-    func trace(_ message: () -> String) {
-        if readsTraces { trace(message()) }
-    }
+    func trace(_ message: () -> String) { if readsTraces { trace(message()) } }
 }
 
 /// Diagnostics that go nowhere: the client's default.

@@ -115,9 +115,7 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// The header `name`, in any case.
-    public func header(_ name: String) -> String? {
-        headers[name.lowercased()]
-    }
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// The seam between the client and the network, in the manner of
@@ -218,8 +216,8 @@ public struct TransportError: Error, Sendable, Hashable {
     /// A failure of the request for `url`, its response begun or not, with
     /// what its kind carries.
     public init(
-        _ kind: Kind, url: URL, detail: String, responseBegan: Bool = false, seconds: Double? = nil,
-        limit: Int? = nil, location: String? = nil, urlErrorCode: URLError.Code? = nil
+        _ kind: Kind, url: URL, detail: String, responseBegan: Bool = false, seconds: Double? = nil, limit: Int? = nil,
+        location: String? = nil, urlErrorCode: URLError.Code? = nil
     ) {
         (self.kind, self.url, self.detail, self.responseBegan) = (kind, url, detail, responseBegan)
         (self.seconds, self.limit, self.location, code) = (seconds, limit, location, urlErrorCode)

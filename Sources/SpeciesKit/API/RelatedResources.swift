@@ -29,9 +29,7 @@ public struct RelatedResources: Sendable, Equatable {
         }
 
         /// The name; nil when there is none.
-        public var name: String? {
-            if case .named(let name) = self { name } else { nil }
-        }
+        public var name: String? { if case .named(let name) = self { name } else { nil } }
     }
 
     /// Nil when the species has no homeworld.

@@ -173,20 +173,16 @@ public struct SpeciesClient: Sendable {
     ///   without a word; or why no source could answer.
     public func page(_ number: Int = 1, search: String? = nil, cache: CachePolicy.Mode? = nil)
         async throws(SpeciesError) -> Answer<SpeciesPage>
-    {
-        try await page(number, search: search, cache: cache, size: nil)
-    }
+    { try await page(number, search: search, cache: cache, size: nil) }
 
     /// Page `number`, asked alone of the service whose page 1 showed `size`.
-    func page(_ number: Int, search: String?, cache: CachePolicy.Mode?, size: PageSize?)
-        async throws(SpeciesError) -> Answer<SpeciesPage>
+    func page(_ number: Int, search: String?, cache: CachePolicy.Mode?, size: PageSize?) async throws(SpeciesError)
+        -> Answer<SpeciesPage>
     {
         try await answer(
             .page(number, search: search, size: size), cache: cache, checking: Self.check(page: number),
             Self.check(search: search)
-        ) { source throws(Fault) in
-            try await source.page(number, search: search, size: size)
-        }
+        ) { source throws(Fault) in try await source.page(number, search: search, size: size) }
     }
 
     /// Every species, or every one whose name matches `search`, in API
@@ -208,9 +204,7 @@ public struct SpeciesClient: Sendable {
         }
         var answer = try await answer(
             .species(search: search, limit: limit), cache: cache, checking: limitProblem, Self.check(search: search)
-        ) { source throws(Fault) in
-            try await source.species(matching: search, limit: limit)
-        }
+        ) { source throws(Fault) in try await source.species(matching: search, limit: limit) }
         if let limit { answer.value = Array(answer.value.prefix(limit)) }
         return answer
     }
@@ -221,9 +215,9 @@ public struct SpeciesClient: Sendable {
     ///   `badQuestion` one, before any request, for an id below 1, a blank or
     ///   overlong name, or a URL that is no species of the client's
     ///   services; or why no source could answer.
-    public func species(_ query: SpeciesQuery, cache: CachePolicy.Mode? = nil) async throws(SpeciesError)
-        -> Answer<StarWarsSpecies>
-    {
+    public func species(_ query: SpeciesQuery, cache: CachePolicy.Mode? = nil) async throws(SpeciesError) -> Answer<
+        StarWarsSpecies
+    > {
         let resolved = try query.resolved(roots: roots)
         return try await answer(.one(resolved), cache: cache) { source throws(Fault) in
             try await Self.species(resolved, in: source)
@@ -234,9 +228,7 @@ public struct SpeciesClient: Sendable {
     /// from one source. `cache`: as ``page(_:search:cache:)`` says.
     /// - Throws: as ``species(_:cache:)`` does.
     public func speciesAndRelated(_ query: SpeciesQuery, cache: CachePolicy.Mode? = nil) async throws(SpeciesError)
-        -> Answer<
-            (species: StarWarsSpecies, related: RelatedResources)
-        >
+        -> Answer<(species: StarWarsSpecies, related: RelatedResources)>
     {
         let resolved = try query.resolved(roots: roots)
         return try await answer(.related(resolved), cache: cache) { source throws(Fault) in
@@ -256,15 +248,12 @@ public struct SpeciesClient: Sendable {
             throw SpeciesError(problem)
         }
         let mode = cache ?? configuration.cache.mode
-        let shared = await shared.answer(
-            to: question, mode: mode, lifetime: configuration.cache.keptFor, now: time.now
-        ) { flight, isolation in
+        let shared = await shared.answer(to: question, mode: mode, lifetime: configuration.cache.keptFor, now: time.now)
+        { flight, isolation in
             do throws(Fault) {
                 return .success(
                     try await firstWholeAnswer(question, mode: mode, flight: flight, body, isolation: isolation))
-            } catch {
-                return .failure(error)
-            }
+            } catch { return .failure(error) }
         }
         switch shared {
         case .success(let answer):
@@ -277,18 +266,14 @@ public struct SpeciesClient: Sendable {
     /// Drops every answer the client keeps in memory, and has the fetches
     /// under way keep none: the next call of each question asks its
     /// sources again. What the cache folder holds stays (``CachePolicy``).
-    public func invalidate() {
-        shared.handle(.invalidated)
-    }
+    public func invalidate() { shared.handle(.invalidated) }
 
     static func check(page number: Int) -> Fault? {
         number < 1 ? .badQuestion("pages are numbered from 1, not \(number)", setting: nil) : nil
     }
 
     /// A search holds a word, and is not longer than a name could be.
-    static func check(search: String?) -> Fault? {
-        search.flatMap(SearchTerms.problem(with:))
-    }
+    static func check(search: String?) -> Fault? { search.flatMap(SearchTerms.problem(with:)) }
 
     /// An id or a URL is asked for; a name is matched: an exact name
     /// (ignoring case) wins; else the single species whose name matches
@@ -300,8 +285,7 @@ public struct SpeciesClient: Sendable {
         -> StarWarsSpecies
     {
         switch query {
-        case .id(let id):
-            return try await source.species(ResourceReference(.species, id), pasted: nil)
+        case .id(let id): return try await source.species(ResourceReference(.species, id), pasted: nil)
         case .url(let url):
             // A checked query's URL is a species URL (`SpeciesQuery.checked`).
             guard let reference = ResourceReference(url.absoluteString), reference.kind == .species else {

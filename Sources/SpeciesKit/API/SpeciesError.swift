@@ -65,9 +65,7 @@ public struct SpeciesError: Error, Sendable, Hashable, CustomStringConvertible, 
 
     let fault: Fault
 
-    init(_ fault: Fault) {
-        self.fault = fault
-    }
+    init(_ fault: Fault) { self.fault = fault }
 
     /// An error of your own making, as a test double of a client throws
     /// one: every property as given.
@@ -162,9 +160,7 @@ extension SpeciesError.Kind {
     /// Whether `error` is a ``SpeciesError`` of this kind: what lets
     /// `catch SpeciesError.nothingMatched` and `case SpeciesError.badAnswer`
     /// match.
-    public static func ~= (kind: Self, error: any Error) -> Bool {
-        (error as? SpeciesError)?.kind == kind
-    }
+    public static func ~= (kind: Self, error: any Error) -> Bool { (error as? SpeciesError)?.kind == kind }
 }
 
 extension SpeciesError {
@@ -296,8 +292,7 @@ enum Fault: Error, Sendable, Equatable {
         case .nothingMatched where !details.suggestions.isEmpty:
             return "Did you mean \(Phrase.alternatives(details.suggestions.map { "'\($0)'" }))?"
         case .nothingMatched: return "Check the spelling, the id or the page; allSpecies() lists every species."
-        case .ambiguousName:
-            return "Give one full name: \(Phrase.alternatives(details.candidates.map { "'\($0)'" }))."
+        case .ambiguousName: return "Give one full name: \(Phrase.alternatives(details.candidates.map { "'\($0)'" }))."
         case .badQuestion:
             return
                 "Change the argument, or the configuration's \(facts.setting?.description ?? "setting"), as the description says."
@@ -353,14 +348,12 @@ enum Fault: Error, Sendable, Equatable {
                 .ambiguousName)
         case .notFound(let what, let url):
             return Facts("\(what) does not exist (\(url.redacted) answered 404 Not Found)")
-        case .notInBundledData(let what):
-            return Facts("\(what) does not exist in the SWAPI data built in")
+        case .notInBundledData(let what): return Facts("\(what) does not exist in the SWAPI data built in")
         case .noSuchPage(let number, let pages, let search):
             return Facts(
                 "page \(number)\(search == nil ? "" : " of the species" + Phrase.matching(search)) does not exist; "
                     + "there \(pages == 1 ? "is 1 page" : "are \(pages) pages")")
-        case .badQuestion(let sentence, let setting):
-            return Facts(sentence, .badQuestion, setting: setting)
+        case .badQuestion(let sentence, let setting): return Facts(sentence, .badQuestion, setting: setting)
         case .unreachable(let error):
             let timedOut = error.kind == .timedOut
             // OpenSSL's words for an issuer that no trusted CA vouches for.
@@ -368,8 +361,7 @@ enum Fault: Error, Sendable, Equatable {
             return Facts(
                 timedOut
                     ? "\(error.url.redacted) timed out: \(error.detail)"
-                    : "could not reach \(error.url.redacted): \(error.detail)",
-                .unavailable, cause: error.detail,
+                    : "could not reach \(error.url.redacted): \(error.detail)", .unavailable, cause: error.detail,
                 setting: timedOut ? .timeout : issuer ? .certificates : nil)
         case .notCached(let url):
             return Facts(
@@ -378,8 +370,8 @@ enum Fault: Error, Sendable, Equatable {
             return Facts(
                 cacheOff
                     ? "the client is offline with no cache, so nothing can answer for \(services)"
-                    : "nothing is cached from \(services) for \(asked), and the client is offline",
-                .unavailable, setting: .cacheMode)
+                    : "nothing is cached from \(services) for \(asked), and the client is offline", .unavailable,
+                setting: .cacheMode)
         case .httpStatus(let status, let url, _):
             let sentence =
                 switch status {
@@ -388,8 +380,7 @@ enum Fault: Error, Sendable, Equatable {
                     "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) without a Location to follow"
                 default: "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status))"
                 }
-            return Facts(
-                sentence, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))")
+            return Facts(sentence, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))")
         case .notSWAPI(let url, let status):
             let problem =
                 switch status {
@@ -397,8 +388,7 @@ enum Fault: Error, Sendable, Equatable {
                 case 404?: "its species list answered HTTP 404 Not Found"
                 case let status?: "it answered HTTP \(status) \(HTTPStatusText.reason(status))"
                 }
-            return Facts(
-                "\(url.redacted) does not answer as SWAPI does: \(problem)", .unavailable, cause: problem)
+            return Facts("\(url.redacted) does not answer as SWAPI does: \(problem)", .unavailable, cause: problem)
         case .rateLimited(let url, let status, let retryAfter, let secondsLeft, let now):
             var text =
                 "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter)); "
@@ -408,18 +398,14 @@ enum Fault: Error, Sendable, Equatable {
                 text += "; try again after \(Timestamp(now.addingTimeInterval(retryAfter)).forPeople)"
             }
             return Facts(
-                text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))",
-                setting: .timeout)
+                text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", setting: .timeout)
         case .invalidResponse(let url, let problem):
             return Facts(
                 "\(url.redacted) did not answer with SWAPI JSON: \(problem.sentence)", .badAnswer,
                 cause: "its answer is not SWAPI JSON")
-        case .incomplete(let url, let fault):
-            return Facts("\(url.redacted) \(fault.sentence)", .badAnswer)
+        case .incomplete(let url, let fault): return Facts("\(url.redacted) \(fault.sentence)", .badAnswer)
         case .badLink(let url, let link, let fault):
-            return Facts(
-                "\(url.redacted): its 'next' link '\(Excerpt.of(link))' \(fault.sentence)", .badAnswer
-            )
+            return Facts("\(url.redacted): its 'next' link '\(Excerpt.of(link))' \(fault.sentence)", .badAnswer)
         case .tooLarge(let url, let excess):
             return Facts("\(url.redacted): \(excess.sentence)", .badAnswer, setting: excess.setting)
         case .redirected(let url, let location):
@@ -430,8 +416,7 @@ enum Fault: Error, Sendable, Equatable {
         case .notASpeciesURL(let text, let root):
             let expected = root.url.withoutCredentials.absoluteString + "species/<id>/"
             return Facts("'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))", .badQuestion)
-        case .noServiceAnswered(let failures):
-            return Facts(Self.describe(failures), .unavailable)
+        case .noServiceAnswered(let failures): return Facts(Self.describe(failures), .unavailable)
         case .unanswered(let cause, let host):
             return Facts("the cache holds no answer from \(host)", cause.facts.kind, setting: cause.facts.setting)
         case .outOfTime(let services, let asked, let seconds, let waited):
@@ -440,10 +425,8 @@ enum Fault: Error, Sendable, Equatable {
                     ? "the \(TimeSpan.exactly(seconds)) timeout left no time to ask \(services) for \(asked)"
                     : "the \(TimeSpan.exactly(seconds)) timeout ran out while another run asked \(services) the same",
                 .unavailable, setting: .timeout)
-        case .cancelled:
-            return Facts("cancelled before an answer came", .cancelled)
-        case .made(let made):
-            return Facts(made.sentence, made.kind, setting: made.setting)
+        case .cancelled: return Facts("cancelled before an answer came", .cancelled)
+        case .made(let made): return Facts(made.sentence, made.kind, setting: made.setting)
         }
     }
 
@@ -457,9 +440,7 @@ enum Fault: Error, Sendable, Equatable {
         init(
             _ sentence: String, _ kind: SpeciesError.Kind = .nothingMatched, cause: String? = nil,
             setting: SpeciesError.Setting? = nil
-        ) {
-            (self.sentence, self.kind, self.cause, self.setting) = (sentence, kind, cause, setting)
-        }
+        ) { (self.sentence, self.kind, self.cause, self.setting) = (sentence, kind, cause, setting) }
     }
 
     /// `swapi.dev did not answer (SSL certificate problem: certificate has
@@ -493,9 +474,7 @@ enum Fault: Error, Sendable, Equatable {
 /// Words the messages of the library and the command line share.
 package enum Phrase {
     /// ` matching 'an'`, for messages about a search; nothing without one.
-    package static func matching(_ search: String?) -> String {
-        search.map { " matching '\(Excerpt.of($0))'" } ?? ""
-    }
+    package static func matching(_ search: String?) -> String { search.map { " matching '\(Excerpt.of($0))'" } ?? "" }
 
     /// `'A'`, `'A' or 'B'`, `'A', 'B' or 'C'` (or `and`).
     package static func alternatives(_ words: [String], conjunction: String = "or") -> String {
@@ -673,8 +652,7 @@ struct ServiceFailure: Sendable, Equatable {
     /// when anything came from it, else `quiet` seconds of silence;
     /// `cached`, when its cache answered part.
     init(
-        service: String, error: Fault, dropped: String = "", heard: Bool = true, cached: Bool = false,
-        quiet: Double = 0
+        service: String, error: Fault, dropped: String = "", heard: Bool = true, cached: Bool = false, quiet: Double = 0
     ) {
         (self.service, self.error, self.dropped, self.heard, self.cached) = (service, error, dropped, heard, cached)
         self.quiet = heard ? 0 : quiet
@@ -705,8 +683,8 @@ enum HTTPStatusText {
     private static let phrases = [
         200: "OK", 301: "Moved Permanently", 302: "Found", 304: "Not Modified", 307: "Temporary Redirect",
         308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-        408: "Request Timeout", 410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error",
-        502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+        408: "Request Timeout", 410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
+        503: "Service Unavailable", 504: "Gateway Timeout",
     ]
     private static let classes = [2: "(a success)", 3: "(a redirect)", 4: "(a client error)", 5: "(a server error)"]
 

@@ -151,14 +151,10 @@ public enum SpeciesField: CaseIterable, Sendable {
     }
 
     /// Its column title in a table, such as `HEIGHT` or `SKIN COLORS`.
-    public var title: String {
-        name.uppercased().replacingOccurrences(of: "_", with: " ")
-    }
+    public var title: String { name.uppercased().replacingOccurrences(of: "_", with: " ") }
 
     /// Numbers align right in the table, and are never cut.
-    var isNumber: Bool {
-        row.kind == .id || row.kind == .number
-    }
+    var isNumber: Bool { row.kind == .id || row.kind == .number }
 
     /// The value as text (lists joined with `, `); nil when it is absent
     /// (an empty list of links too).

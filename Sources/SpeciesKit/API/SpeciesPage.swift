@@ -50,9 +50,7 @@ struct Paging: Sendable, Equatable {
     var pages: Int { max(1, count.dividedRoundingUp(by: size)) }
 
     /// How many species page `number`, from 1 to `pages`, holds.
-    func length(ofPage number: Int) -> Int {
-        number < pages ? size : count - (pages - 1) * size
-    }
+    func length(ofPage number: Int) -> Int { number < pages ? size : count - (pages - 1) * size }
 
     /// Page `number` of `species`, the whole listing.
     /// - Throws: `Fault.noSuchPage` past the last page.

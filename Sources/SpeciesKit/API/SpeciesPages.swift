@@ -41,9 +41,7 @@ public struct SpeciesPages: AsyncSequence, Sendable {
     let cache: CachePolicy.Mode?
 
     /// An iterator that asks page 1 first.
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(pages: self)
-    }
+    public func makeAsyncIterator() -> Iterator { Iterator(pages: self) }
 
     /// Asks each page once: the next as soon as this one has come.
     public struct Iterator: AsyncIteratorProtocol {
@@ -54,13 +52,11 @@ public struct SpeciesPages: AsyncSequence, Sendable {
         /// The size page 1 showed, so that each page after it is asked alone.
         private var size: PageSize?
 
-        init(pages: SpeciesPages) {
-            self.pages = pages
-        }
+        init(pages: SpeciesPages) { self.pages = pages }
 
         /// The next page; nil after the last, or after a failure.
-        public mutating func next(isolation actor: isolated (any Actor)? = #isolation)
-            async throws(SpeciesError) -> Answer<SpeciesPage>?
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(SpeciesError)
+            -> Answer<SpeciesPage>?
         {
             guard number <= last else { return nil }
             let asked = ahead ?? Ahead(pages, number)
@@ -83,9 +79,7 @@ public struct SpeciesPages: AsyncSequence, Sendable {
         }
 
         /// The next page; nil after the last, or after a failure.
-        public mutating func next() async throws -> Answer<SpeciesPage>? {
-            try await next(isolation: nil)
-        }
+        public mutating func next() async throws -> Answer<SpeciesPage>? { try await next(isolation: nil) }
     }
 
     /// A page on its way, cancelled when no iterator holds it any longer.
@@ -97,15 +91,11 @@ public struct SpeciesPages: AsyncSequence, Sendable {
                 do throws(SpeciesError) {
                     return .success(
                         try await pages.client.page(number, search: pages.search, cache: pages.cache, size: size))
-                } catch {
-                    return .failure(error)
-                }
+                } catch { return .failure(error) }
             }
         }
 
-        deinit {
-            task.cancel()
-        }
+        deinit { task.cancel() }
     }
 }
 

@@ -39,11 +39,7 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
 
     /// `checked(roots:)`, its fault a `SpeciesError`.
     func resolved(roots: [APIRoot]) throws(SpeciesError) -> SpeciesQuery {
-        do throws(Fault) {
-            return try checked(roots: roots)
-        } catch {
-            throw SpeciesError(error)
-        }
+        do throws(Fault) { return try checked(roots: roots) } catch { throw SpeciesError(error) }
     }
 
     /// Whether `text` reads as a number of some kind (`-1`, `+2`, `1.5`,
@@ -62,8 +58,7 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
     ///   that cannot be asked.
     func checked(roots: [APIRoot]) throws(Fault) -> SpeciesQuery {
         switch self {
-        case .id(let id) where id < 1:
-            throw .badQuestion(Self.noID(String(id)), setting: nil)
+        case .id(let id) where id < 1: throw .badQuestion(Self.noID(String(id)), setting: nil)
         case .name(let name):
             if let problem = SearchTerms.problem(with: name) { throw problem }
             return self
@@ -71,11 +66,11 @@ public enum SpeciesQuery: Sendable, Hashable, CustomStringConvertible {
             // A copy's listing may print the species URLs of the public
             // service it copies: asked, and taken when its answer prints
             // the same (`DetailReader`).
-            guard let normalised = (roots + APIRoot.publicServices).lazy.compactMap({ $0.speciesURL(url) }).first
-            else { throw .notASpeciesURL(url.absoluteString, of: roots.first ?? .swapi) }
+            guard let normalised = (roots + APIRoot.publicServices).lazy.compactMap({ $0.speciesURL(url) }).first else {
+                throw .notASpeciesURL(url.absoluteString, of: roots.first ?? .swapi)
+            }
             return .url(normalised)
-        default:
-            return self
+        default: return self
         }
     }
 

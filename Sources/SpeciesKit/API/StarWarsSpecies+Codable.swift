@@ -6,17 +6,11 @@ extension StarWarsSpecies: Codable {
         let stringValue: String
         var intValue: Int? { nil }
 
-        init(_ field: SpeciesField) {
-            stringValue = field.key
-        }
+        init(_ field: SpeciesField) { stringValue = field.key }
 
-        init(stringValue: String) {
-            self.stringValue = stringValue
-        }
+        init(stringValue: String) { self.stringValue = stringValue }
 
-        init?(intValue: Int) {
-            nil
-        }
+        init?(intValue: Int) { nil }
     }
 
     /// A species as decoded, and the fields of its object that could not be
@@ -50,9 +44,7 @@ extension StarWarsSpecies: Codable {
             }
             var reader = FieldReader(container: container)
             var species = StarWarsSpecies(url: url, name: "")
-            for field in SpeciesField.allCases {
-                reader.read(field, into: &species)
-            }
+            for field in SpeciesField.allCases { reader.read(field, into: &species) }
             self.species = species
             invalidFields = reader.invalid
         }
@@ -87,9 +79,7 @@ extension StarWarsSpecies: Codable {
     /// as: a field that cannot be read is absent, without an error
     /// (``Decoded`` says which), but for the URL.
     /// - Throws: `DecodingError` when there is no object, or no URL as a string.
-    public init(from decoder: any Decoder) throws {
-        self = try Decoded(from: decoder).species
-    }
+    public init(from decoder: any Decoder) throws { self = try Decoded(from: decoder).species }
 
     /// Every field by its JSON key (``SpeciesField/key``), absent values as
     /// null, dates as UTC timestamps with microseconds. (The encoder chooses
@@ -152,45 +142,27 @@ private struct FieldReader {
     }
 
     private mutating func string(_ key: Key) -> String? {
-        do {
-            return try container.decodeIfPresent(String.self, forKey: key)
-        } catch {
-            return wrongType(key)
-        }
+        do { return try container.decodeIfPresent(String.self, forKey: key) } catch { return wrongType(key) }
     }
 
     /// A string of SWAPI's whole numbers gives its value (`SWAPINumber`);
     /// `n/a`, `unknown` and any other string are absent without complaint;
     /// a whole JSON number (as a species encodes it) is taken as it is.
     private mutating func number(_ key: Key) -> Int? {
-        if let text = try? container.decodeIfPresent(String.self, forKey: key) {
-            return SWAPINumber.whole(text)
-        }
-        do {
-            return try container.decodeIfPresent(Int.self, forKey: key)
-        } catch {
-            return wrongType(key)
-        }
+        if let text = try? container.decodeIfPresent(String.self, forKey: key) { return SWAPINumber.whole(text) }
+        do { return try container.decodeIfPresent(Int.self, forKey: key) } catch { return wrongType(key) }
     }
 
     /// SWAPI's comma-separated string, or a list (as a species encodes it).
     private mutating func colors(_ key: Key) -> [String]? {
-        if let text = try? container.decodeIfPresent(String.self, forKey: key) {
-            return CommaList.split(text)
-        }
-        do {
-            return try container.decodeIfPresent([String].self, forKey: key)
-        } catch {
-            return wrongType(key)
-        }
+        if let text = try? container.decodeIfPresent(String.self, forKey: key) { return CommaList.split(text) }
+        do { return try container.decodeIfPresent([String].self, forKey: key) } catch { return wrongType(key) }
     }
 
     /// A list of URLs; anything else, or any element that is not a string,
     /// leaves it empty.
     private mutating func links(_ key: Key) -> [String] {
-        do {
-            return try container.decodeIfPresent([String].self, forKey: key) ?? []
-        } catch {
+        do { return try container.decodeIfPresent([String].self, forKey: key) ?? [] } catch {
             return wrongType(key) ?? []
         }
     }

@@ -60,10 +60,9 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
 
     /// A species at `url`, with these values; every other may be absent.
     public init(
-        url: String, name: String, classification: String? = nil,
-        designation: String? = nil, averageHeight: Int? = nil, skinColors: [String]? = nil,
-        hairColors: [String]? = nil, eyeColors: [String]? = nil, averageLifespan: String? = nil,
-        homeworld: String? = nil, language: String? = nil, people: [String] = [],
+        url: String, name: String, classification: String? = nil, designation: String? = nil, averageHeight: Int? = nil,
+        skinColors: [String]? = nil, hairColors: [String]? = nil, eyeColors: [String]? = nil,
+        averageLifespan: String? = nil, homeworld: String? = nil, language: String? = nil, people: [String] = [],
         films: [String] = [], created: Date? = nil, edited: Date? = nil
     ) {
         self.url = url
@@ -85,9 +84,7 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
 
     /// The number `url` names the species by: `.../species/3/` gives 3. A
     /// decoded species always has one; 0 for a `url` given that names none.
-    public var id: Int {
-        ResourceReference.parse(url).map { $0.reference.kind == .species ? $0.reference.id : 0 } ?? 0
-    }
+    public var id: Int { ResourceReference.parse(url).map { $0.reference.kind == .species ? $0.reference.id : 0 } ?? 0 }
 
     /// `url` as a `URL`.
     public var speciesURL: URL? { URL(string: url) }
@@ -99,7 +96,5 @@ public struct StarWarsSpecies: Hashable, Identifiable, Sendable {
     public var filmURLs: [URL] { films.compactMap(URL.init(string:)) }
 
     /// How messages name the species: its name, else its URL.
-    package var displayName: String {
-        name.isEmpty ? "at \(url)" : "'\(name)'"
-    }
+    package var displayName: String { name.isEmpty ? "at \(url)" : "'\(name)'" }
 }

@@ -90,8 +90,7 @@ struct AnswerPlan: Sendable {
     ///     clock ran out meanwhile: no service is asked.
     init(
         _ question: Question, services: [APIRoot], mode: CachePolicy.Mode, fallback: Bool, hasCache: Bool,
-        down: [String: Date] = [:],
-        waited: Double? = nil, timeout: Double = SpeciesClient.Configuration.defaultTimeout,
+        down: [String: Date] = [:], waited: Double? = nil, timeout: Double = SpeciesClient.Configuration.defaultTimeout,
         now: Date = Date(timeIntervalSince1970: 0)
     ) {
         let caches = hasCache ? services.map(Source.cache) : []
@@ -138,9 +137,7 @@ struct AnswerPlan: Sendable {
     }
 
     /// The first step.
-    mutating func start(deadlinePassed: Bool = false) -> Step {
-        decide(deadlinePassed: deadlinePassed)
-    }
+    mutating func start(deadlinePassed: Bool = false) -> Step { decide(deadlinePassed: deadlinePassed) }
 
     /// The step after `event`.
     mutating func next(after event: Event, deadlinePassed: Bool) -> Step {
@@ -152,8 +149,7 @@ struct AnswerPlan: Sendable {
             else { return .wait }
             states[next] = .asked
             return .ask([next])
-        case .answered(let index):
-            states[index] = .answered
+        case .answered(let index): states[index] = .answered
         case .failed(let index, let failure):
             let error = failure.error
             if error == .cancelled || error.kind == .badQuestion { return .fail(error) }
@@ -176,9 +172,7 @@ struct AnswerPlan: Sendable {
 
     /// Whether source `index` gave way: its failure is no answer, and what
     /// it sent is dropped.
-    func gaveWay(_ index: Int) -> Bool {
-        states[index] == .failed
-    }
+    func gaveWay(_ index: Int) -> Bool { states[index] == .failed }
 
     /// Whether a later service waits to be asked beside source `index`.
     func staggers(_ index: Int) -> Bool {
@@ -251,11 +245,9 @@ struct AnswerPlan: Sendable {
             ? nil
             : Fault.outOfTime(
                 Phrase.alternatives(unasked, conjunction: "and"), asked: asked, seconds: timeout, waited: waited
-            )
-            .sentence
-        let why =
-            [failures.isEmpty ? nil : Fault.describe(failures), outage?.what, timeUp].compactMap { $0 }.joined(
-                separator: "; ")
+            ).sentence
+        let why = [failures.isEmpty ? nil : Fault.describe(failures), outage?.what, timeUp].compactMap { $0 }.joined(
+            separator: "; ")
         let reason = why.isEmpty ? "offline" : why
         let asked = outage?.when ?? ""
         switch sources[index] {

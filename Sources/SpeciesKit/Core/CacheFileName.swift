@@ -14,17 +14,13 @@ enum CacheFileName: String, CaseIterable, Sendable {
     /// The name of the file of `key`.
     func of(_ key: String) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in key.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-        }
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits + rawValue
     }
 
     /// The temporary file of `name` that process `writer` writes.
-    static func temporary(of name: String, writer: Int32, nonce: UInt32) -> String {
-        ".\(name).\(writer).\(nonce).tmp"
-    }
+    static func temporary(of name: String, writer: Int32, nonce: UInt32) -> String { ".\(name).\(writer).\(nonce).tmp" }
 
     /// Whether `name` is one of the cache's own files, of `kind` when one is
     /// given; a temporary file is of no kind.

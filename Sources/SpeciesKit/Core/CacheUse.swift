@@ -10,9 +10,9 @@ enum CacheUse: Equatable {
     case ask
     case notCached
 
-    static func of(
-        entry fetched: Date?, anyAge: Bool, network: Bool, revalidate: Bool, now: Date, maxAge: Double
-    ) -> CacheUse {
+    static func of(entry fetched: Date?, anyAge: Bool, network: Bool, revalidate: Bool, now: Date, maxAge: Double)
+        -> CacheUse
+    {
         if let fetched, anyAge || (!revalidate && CachePolicy.isFresh(fetched, now: now, maxAge: maxAge)) {
             return .cached
         }

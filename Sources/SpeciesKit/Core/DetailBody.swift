@@ -4,9 +4,7 @@
 struct DetailBody<Value: Decodable>: Decodable {
     let value: Value
 
-    private enum Envelope: String, CodingKey {
-        case result, properties
-    }
+    private enum Envelope: String, CodingKey { case result, properties }
 
     init(from decoder: any Decoder) throws {
         if let envelope = try? decoder.container(keyedBy: Envelope.self), envelope.contains(.result) {

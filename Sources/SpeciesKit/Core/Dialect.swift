@@ -24,9 +24,7 @@ enum Dialect: String, Sendable, CaseIterable {
     }
 
     /// The dialect of a service not heard from yet: its host's, else drf's.
-    static func guess(for root: APIRoot) -> Dialect {
-        ofPublicHost(root) ?? .drf
-    }
+    static func guess(for root: APIRoot) -> Dialect { ofPublicHost(root) ?? .drf }
 
     /// `swapi.dev's`, for messages: the service the dialect is named after.
     var service: String {
@@ -70,7 +68,5 @@ enum Dialect: String, Sendable, CaseIterable {
     }
 
     /// `planets/9/` on swapi.dev, `planets/9` elsewhere.
-    func path(of reference: ResourceReference) -> String {
-        self == .drf ? reference.path + "/" : reference.path
-    }
+    func path(of reference: ResourceReference) -> String { self == .drf ? reference.path + "/" : reference.path }
 }

@@ -23,13 +23,9 @@ package enum EditDistance {
     package static func closest(to word: String, among candidates: [String], limit: Int = 3) -> [String] {
         let key = word.lowercased()
         let tolerance = max(2, key.count / 3)
-        return
-            candidates
-            .map { (candidate: $0, distance: between(key, $0.lowercased())) }
-            .filter { $0.distance <= tolerance }
-            .sorted { ($0.distance, $0.candidate) < ($1.distance, $1.candidate) }
-            .prefix(limit)
-            .map(\.candidate)
+        return candidates.map { (candidate: $0, distance: between(key, $0.lowercased())) }.filter {
+            $0.distance <= tolerance
+        }.sorted { ($0.distance, $0.candidate) < ($1.distance, $1.candidate) }.prefix(limit).map(\.candidate)
     }
 
     /// `; did you mean 'A'?`, or `'A' or 'B'`: the one way species suggests;

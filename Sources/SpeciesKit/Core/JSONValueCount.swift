@@ -62,9 +62,7 @@ struct JSONValueCount {
                     }
                     if isValue, index - start > 16 {
                         longStrings += 1
-                        if longStrings > maxLongStrings {
-                            return .longStrings(maxLongStrings)
-                        }
+                        if longStrings > maxLongStrings { return .longStrings(maxLongStrings) }
                     }
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     guard arrays.count < 512 else { return nil }
@@ -73,12 +71,9 @@ struct JSONValueCount {
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
                     _ = arrays.popLast()
                     expectsValue = false
-                case UInt8(ascii: ","):
-                    expectsValue = arrays.last == true
-                case UInt8(ascii: ":"):
-                    expectsValue = true
-                default:
-                    break
+                case UInt8(ascii: ","): expectsValue = arrays.last == true
+                case UInt8(ascii: ":"): expectsValue = true
+                default: break
                 }
                 index += 1
             }

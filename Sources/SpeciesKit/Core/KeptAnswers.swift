@@ -30,9 +30,7 @@ struct KeptAnswers: Sendable {
         guard case .service = answer.source, answer.bytes <= Self.maxBytes else { return }
         forget(question)
         remember(answer, for: question)
-        while kept.count > Self.maxCount || bytes > Self.maxBytes, let oldest = uses.first {
-            forget(oldest)
-        }
+        while kept.count > Self.maxCount || bytes > Self.maxBytes, let oldest = uses.first { forget(oldest) }
     }
 
     private mutating func remember(_ answer: SharedAnswer, for question: Question) {

@@ -53,8 +53,7 @@ struct ListingBody: Decodable, Sendable {
         try decodeElements(
             of: container.nestedUnkeyedContainer(forKey: isSearch ? .result : .results),
             at: isSearch ? "result" : "results"
-        ) {
-            (document: TechDocument) in
+        ) { (document: TechDocument) in
             if document.isSummary { summaries += 1 }
             return document.species
         }
@@ -122,9 +121,7 @@ extension ListingBody {
             text += body[body.startIndex + elements[first].lowerBound..<body.startIndex + elements[last].upperBound]
             text += Data("]".utf8)
             let decoded: [Lenient<StarWarsSpecies.Decoded>]
-            do {
-                decoded = try JSONDecoder().decode([Lenient<StarWarsSpecies.Decoded>].self, from: text)
-            } catch {
+            do { decoded = try JSONDecoder().decode([Lenient<StarWarsSpecies.Decoded>].self, from: text) } catch {
                 return .failure(.invalidResponse(url: url, .malformed))
             }
             for (offset, element) in decoded.enumerated() { listing.add(element.value, at: "[\(first + offset)]") }
@@ -142,9 +139,7 @@ extension ListingBody {
 /// The elements of a JSON array, found by their bytes alone.
 enum JSONArray {
     /// Whether `json` begins as an array does.
-    static func begins(_ json: Data) -> Bool {
-        json.first { !$0.isJSONWhitespace } == UInt8(ascii: "[")
-    }
+    static func begins(_ json: Data) -> Bool { json.first { !$0.isJSONWhitespace } == UInt8(ascii: "[") }
 
     /// The byte ranges of the elements of the array that `json` is, from
     /// its start; nil when it is no array, or its brackets, quotes or commas
@@ -175,8 +170,7 @@ enum JSONArray {
                     depth += 1
                 case UInt8(ascii: "]") where depth == 0:
                     if let start { elements.append(start..<end) }
-                    guard elements.isEmpty == (start == nil),
-                        bytes[(index + 1)...].allSatisfy(\.isJSONWhitespace)
+                    guard elements.isEmpty == (start == nil), bytes[(index + 1)...].allSatisfy(\.isJSONWhitespace)
                     else { return nil }
                     return elements
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
@@ -189,8 +183,7 @@ enum JSONArray {
                 case let byte where byte.isJSONWhitespace:
                     index += 1
                     continue
-                default:
-                    start = start ?? index
+                default: start = start ?? index
                 }
                 index += 1
                 end = index
@@ -204,9 +197,7 @@ enum JSONArray {
 private struct Lenient<Value: Decodable>: Decodable {
     let value: Value?
 
-    init(from decoder: any Decoder) throws {
-        value = try? Value(from: decoder)
-    }
+    init(from decoder: any Decoder) throws { value = try? Value(from: decoder) }
 }
 
 /// One resource of swapi.tech: `{"properties": {...}, "uid": ...}`, or, in a
@@ -215,9 +206,7 @@ private struct TechDocument: Decodable {
     let species: StarWarsSpecies.Decoded?
     let isSummary: Bool
 
-    private enum Keys: String, CodingKey {
-        case properties, uid
-    }
+    private enum Keys: String, CodingKey { case properties, uid }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)

@@ -189,9 +189,7 @@ struct ListingReader {
     /// swapi.tech is asked for the longest term; the others are matched here.
     private var techTerm: String { Self.longest(terms) }
 
-    private static func longest(_ terms: SearchTerms) -> String {
-        terms.terms.max { $0.count < $1.count } ?? ""
-    }
+    private static func longest(_ terms: SearchTerms) -> String { terms.terms.max { $0.count < $1.count } ?? "" }
 
     private func url(ofPage number: Int) -> URL {
         Self.url(ofPage: number, root: root, dialect: asking, search: search)
@@ -286,9 +284,7 @@ struct ListingReader {
             }
             try checkPage(listing, number: number, of: paging, at: url)
             self.paging = paging
-        } catch {
-            return .failed(error)
-        }
+        } catch { return .failed(error) }
         taken.pages.append((url, listing.species.count))
         lastNext = listing.next
         if case .page(let asked) = question {
@@ -342,9 +338,7 @@ struct ListingReader {
 
     /// Page `number` of a listing of `paging`: its count, its length, its
     /// species, its search and its `next` link.
-    private mutating func checkPage(_ listing: ListingBody, number: Int, of paging: Paging, at url: URL)
-        throws(Fault)
-    {
+    private mutating func checkPage(_ listing: ListingBody, number: Int, of paging: Paging, at url: URL) throws(Fault) {
         if listing.count != paging.count {
             throw .incomplete(url: url, .countChanged(listing.count, from: paging.count))
         }
@@ -412,9 +406,7 @@ struct ServiceSpecies {
     /// How the first species wrote its root: one comparison a species.
     private var written: String?
 
-    init(root: APIRoot) {
-        roots = [root] + APIRoot.publicServices
-    }
+    init(root: APIRoot) { roots = [root] + APIRoot.publicServices }
 
     /// The species' id, when it is a species of this service.
     mutating func id(of species: StarWarsSpecies) -> Int? {
@@ -444,9 +436,7 @@ enum ListingLink {
         else { return nil }
         let items = (link.percentEncodedQueryItems ?? []).map(decoded)
         let formItems = (form.percentEncodedQueryItems ?? []).map(decoded)
-        for item in items where item.name != "page" {
-            guard formItems.contains(item) else { return nil }
-        }
+        for item in items where item.name != "page" { guard formItems.contains(item) else { return nil } }
         let pages = items.filter { $0.name == "page" }
         guard let page = pages.first else { return 1 }
         guard pages.count == 1, let value = page.value, let number = SWAPINumber.whole(value), number >= 1 else {

@@ -181,9 +181,7 @@ struct Memory: Sendable {
 
     /// Whether an answer of `root` is news worth a notice: it did not answer
     /// last in this process, nor is it the one the record names.
-    func isNew(_ root: APIRoot) -> Bool {
-        answering != root && (record ?? nil)?.root != root
-    }
+    func isNew(_ root: APIRoot) -> Bool { answering != root && (record ?? nil)?.root != root }
 
     /// The dialect `root` is asked in: as it answered in this process, else
     /// as the cache folder `recorded` it, else its host's.
@@ -263,8 +261,7 @@ struct Memory: Sendable {
             flights[id]?.waiting = nil
             return (waited.map { [.trace("waited \(TimeSpan.tenths($0)) for another run that asked the same")] } ?? [])
                 + [.proceed(waited: nil)]
-        case .stale:
-            return [.retryLock(after: 0)]
+        case .stale: return [.retryLock(after: 0)]
         case .held where clockRanOut:
             flights[id]?.waiting = nil
             return [.proceed(waited: now.timeIntervalSince(waiting ?? now))]
@@ -301,9 +298,7 @@ struct Outage: Equatable, Sendable {
     }
 
     /// `swapi.dev did not answer 12 s ago`.
-    var what: String {
-        "\(services) did not answer \(TimeSpan.describe(now.timeIntervalSince(since))) ago"
-    }
+    var what: String { "\(services) did not answer \(TimeSpan.describe(now.timeIntervalSince(since))) ago" }
 
     /// `; asked again in 48 s, or at once on a refresh`: the time since
     /// rounded as `what` rounds it.

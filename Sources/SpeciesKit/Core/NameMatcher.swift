@@ -13,9 +13,7 @@ enum NameMatcher {
         let exact = species.filter { identity($0.name) == key }
         for candidates in [exact, exact.isEmpty ? species.filter { !$0.name.isEmpty && terms.matches($0.name) } : []] {
             if candidates.count == 1 { return candidates[0] }
-            if candidates.count > 1 {
-                throw .ambiguousName(name, matches: candidates.map(\.name))
-            }
+            if candidates.count > 1 { throw .ambiguousName(name, matches: candidates.map(\.name)) }
         }
         return nil
     }

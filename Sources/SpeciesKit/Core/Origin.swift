@@ -38,22 +38,17 @@ struct Origin: Hashable, Sendable, CustomStringConvertible {
 
     /// `swapi.dev`, `127.0.0.1:8000`: the host, and the port unless it is
     /// the scheme's own.
-    var authority: String {
-        (host.contains(":") ? "[\(host)]" : host) + (hasDefaultPort ? "" : ":\(port)")
-    }
+    var authority: String { (host.contains(":") ? "[\(host)]" : host) + (hasDefaultPort ? "" : ":\(port)") }
 
     /// `https://swapi.dev`, `http://127.0.0.1:8000`.
-    var description: String {
-        "\(scheme)://\(authority)"
-    }
+    var description: String { "\(scheme)://\(authority)" }
 }
 
 extension URL {
     /// The URL without its user name and password: what is cached, and what
     /// the disk ever sees.
     package var withoutCredentials: URL {
-        guard user != nil || password != nil,
-            var components = URLComponents(url: self, resolvingAgainstBaseURL: false)
+        guard user != nil || password != nil, var components = URLComponents(url: self, resolvingAgainstBaseURL: false)
         else { return self }
         components.user = nil
         components.password = nil
@@ -63,7 +58,5 @@ extension URL {
     /// The URL for messages: credentials show as `***`, so that a password
     /// in an API root never reaches a terminal or a log, and a long one is
     /// cut in its middle (`Excerpt`).
-    package var redacted: String {
-        Excerpt.of(absoluteString, limit: 200)
-    }
+    package var redacted: String { Excerpt.of(absoluteString, limit: 200) }
 }

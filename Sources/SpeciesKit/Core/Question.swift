@@ -48,9 +48,7 @@ struct PageSize: Hashable, Sendable {
     let size: Int
 
     /// The size, for the service at `root`; nil for another.
-    func of(_ root: APIRoot) -> Int? {
-        root == self.root ? size : nil
-    }
+    func of(_ root: APIRoot) -> Int? { root == self.root ? size : nil }
 }
 
 extension SpeciesQuery {

@@ -27,8 +27,7 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
             .films: [
                 "title", "episode_id", "opening_crawl", "director", "producer", "release_date", "characters", "planets",
                 "starships", "vehicles", "species",
-            ],
-            .vehicles: craft + ["vehicle_class"],
+            ], .vehicles: craft + ["vehicle_class"],
             .starships: craft + ["hyperdrive_rating", "MGLT", "starship_class"],
         ].mapValues { $0 + ["name", "created", "edited", "url"] }
 

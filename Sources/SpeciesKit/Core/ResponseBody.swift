@@ -8,22 +8,14 @@ enum ResponseBody {
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
             throw .invalidResponse(url: url, .notJSON(begins: first == nil ? "" : preview(of: body)))
         }
-        do {
-            return try JSONDecoder().decode(Value.self, from: body)
-        } catch let error as DecodingError {
+        do { return try JSONDecoder().decode(Value.self, from: body) } catch let error as DecodingError {
             throw .invalidResponse(url: url, problem(error))
-        } catch {
-            throw .invalidResponse(url: url, .malformed)
-        }
+        } catch { throw .invalidResponse(url: url, .malformed) }
     }
 
     /// `decode`'s value, or its error.
     static func decoded<Value: Decodable>(_ type: Value.Type, from body: Data, url: URL) -> Result<Value, Fault> {
-        do {
-            return .success(try decode(type, from: body, url: url))
-        } catch {
-            return .failure(error)
-        }
+        do { return .success(try decode(type, from: body, url: url)) } catch { return .failure(error) }
     }
 
     /// What a decoding error says of the body: a value missing or of

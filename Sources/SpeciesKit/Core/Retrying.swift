@@ -21,15 +21,12 @@ struct Retrying {
 
     static let statuses: Set<Int> = [429, 500, 502, 503, 504]
 
-    mutating func next(after response: HTTPResponse, url: URL, secondsLeft: Double, now: Date, unit: Double)
-        -> Step
-    {
+    mutating func next(after response: HTTPResponse, url: URL, secondsLeft: Double, now: Date, unit: Double) -> Step {
         guard Self.statuses.contains(response.status) else { return .take(response) }
         let asked = response.header("Retry-After").flatMap { RetryAfter.seconds($0, now: now) }
         if let asked, asked > secondsLeft {
             return .fail(
-                .rateLimited(
-                    url: url, status: response.status, retryAfter: asked, secondsLeft: secondsLeft, at: now))
+                .rateLimited(url: url, status: response.status, retryAfter: asked, secondsLeft: secondsLeft, at: now))
         }
         let wait = asked ?? Self.backoff(attempt: attempt, unit: unit)
         guard attempt < retries, wait < secondsLeft else { return .take(response) }

@@ -26,8 +26,8 @@ extension SearchTerms {
         }
         if text.count > SpeciesClient.maxNameLength {
             return .badQuestion(
-                "a name or search is at most \(SpeciesClient.maxNameLength) characters, not \(text.count)",
-                setting: nil)
+                "a name or search is at most \(SpeciesClient.maxNameLength) characters, not \(text.count)", setting: nil
+            )
         }
         return nil
     }

@@ -53,9 +53,7 @@ package struct Timestamp: Hashable, Sendable {
     }
 
     /// The nearest `Date`.
-    package var date: Date {
-        Date(timeIntervalSince1970: Double(seconds) + Double(microseconds) / 1e6)
-    }
+    package var date: Date { Date(timeIntervalSince1970: Double(seconds) + Double(microseconds) / 1e6) }
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard let fields = CalendarFields(bytes) else { return nil }
@@ -84,8 +82,7 @@ package struct Timestamp: Hashable, Sendable {
         let zone = Array(zone)
         if zone == [UInt8(ascii: "Z")] || zone == [UInt8(ascii: "z")] { return 0 }
         guard zone.count == 6, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"),
-            zone[3] == UInt8(ascii: ":"),
-            [1, 2, 4, 5].allSatisfy({ isDigit(zone[$0]) })
+            zone[3] == UInt8(ascii: ":"), [1, 2, 4, 5].allSatisfy({ isDigit(zone[$0]) })
         else { return nil }
         let hours = Int(zone[1] - UInt8(ascii: "0")) * 10 + Int(zone[2] - UInt8(ascii: "0"))
         let minutes = Int(zone[4] - UInt8(ascii: "0")) * 10 + Int(zone[5] - UInt8(ascii: "0"))
@@ -109,12 +106,11 @@ package struct Timestamp: Hashable, Sendable {
                 return value
             }
             guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-                bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
-                bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-                let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-                year >= 1, (1...12).contains(month), day >= 1, day <= Self.days(inMonth: month, of: year),
-                hour <= 23, minute <= 59, second <= 59
+                bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"),
+                bytes[16] == UInt8(ascii: ":"), let year = number(0..<4), let month = number(5..<7),
+                let day = number(8..<10), let hour = number(11..<13), let minute = number(14..<16),
+                let second = number(17..<19), year >= 1, (1...12).contains(month), day >= 1,
+                day <= Self.days(inMonth: month, of: year), hour <= 23, minute <= 59, second <= 59
             else { return nil }
             (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
                 year, month, day, hour, minute, second
@@ -141,9 +137,7 @@ package struct Timestamp: Hashable, Sendable {
         }
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
     /// `yyyy-MM-ddTHH:mm:ss.ffffffZ`, in UTC.
     package var text: String {
@@ -154,9 +148,7 @@ package struct Timestamp: Hashable, Sendable {
 
     /// `2026-11-21 08:30:12 UTC`: the one way species shows a time to
     /// people.
-    package var forPeople: String {
-        text.prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC"
-    }
+    package var forPeople: String { text.prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC" }
 
     /// Appends the UTF-8 of `text`, without making a String.
     func append(to bytes: inout [UInt8]) {

@@ -39,9 +39,7 @@ public enum DetailRenderer {
         }
         if let lifespan = species.averageLifespan {
             text += "\n\nTheir average lifespan is \(safe(lifespan))"
-            if SWAPINumber.whole(lifespan) != nil {
-                text += " years"
-            }
+            if SWAPINumber.whole(lifespan) != nil { text += " years" }
         }
         return text + "."
     }

@@ -1,17 +1,13 @@
 /// How many columns text takes on a terminal: 2 for wide East Asian
 /// characters and emoji, 0 for combining marks, 1 for the rest.
 package enum DisplayWidth {
-    package static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
-    }
+    package static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
 
     /// An emoji (`🚀`, or `❤️`: a symbol asked to look like one with
     /// U+FE0F) takes two columns however many scalars make it.
     static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
-        if scalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) {
-            return 2
-        }
+        if scalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) { return 2 }
         return scalars.reduce(0) { $0 + of($1) }
     }
 
@@ -25,8 +21,7 @@ package enum DisplayWidth {
             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
             0x1F900...0x1F9FF, 0x20000...0x3FFFD:
             return 2
-        default:
-            return 1
+        default: return 1
         }
     }
 

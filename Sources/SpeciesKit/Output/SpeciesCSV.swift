@@ -13,15 +13,11 @@ package enum SpeciesCSV {
     /// The header row and a record per species, of `fields`.
     package static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
         var text = record(fields.map(\.name))
-        for item in species {
-            text += record(fields.map { $0.text(of: item) ?? "" })
-        }
+        for item in species { text += record(fields.map { $0.text(of: item) ?? "" }) }
         return text
     }
 
-    private static func record(_ values: [String]) -> String {
-        values.map(cell).joined(separator: ",") + "\r\n"
-    }
+    private static func record(_ values: [String]) -> String { values.map(cell).joined(separator: ",") + "\r\n" }
 
     private static func cell(_ value: String) -> String {
         let safe = TerminalText.escape(runsAsAFormula(value) ? "'" + value : value, keepingLineBreaks: true)

@@ -23,8 +23,7 @@ package enum SpeciesJSON {
     /// handed to `output` in pieces as it is made.
     package static func writeArray(
         _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases,
-        colored: Bool = false,
-        to output: ([UInt8]) throws -> Void
+        colored: Bool = false, to output: ([UInt8]) throws -> Void
     ) rethrows {
         var json = JSONText(pretty: true, colored: colored)
         json.beginArray()
@@ -41,8 +40,7 @@ package enum SpeciesJSON {
     /// `output` in pieces as they are made.
     package static func writeLines(
         _ species: some Sequence<StarWarsSpecies>, fields: [SpeciesField] = SpeciesField.allCases,
-        colored: Bool = false,
-        to output: ([UInt8]) throws -> Void
+        colored: Bool = false, to output: ([UInt8]) throws -> Void
     ) rethrows {
         var json = JSONText(pretty: false, colored: colored)
         for item in species {
@@ -157,18 +155,14 @@ struct JSONText {
     mutating func value(_ values: [String]?) {
         guard let values else { return null() }
         beginArray()
-        for value in values {
-            self.value(value)
-        }
+        for value in values { self.value(value) }
         endArray()
     }
 
     /// Names, some of them unknown (null).
     mutating func value(_ values: [String?]) {
         beginArray()
-        for value in values {
-            self.value(value)
-        }
+        for value in values { self.value(value) }
         endArray()
     }
 
@@ -267,15 +261,13 @@ struct JSONText {
                         Self.unsafeScalar(
                             UInt32(byte & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
                                 | UInt32(utf8[index + 2] & 0x3F)
-                        )
-                        .map { ($0, 3) }
+                        ).map { ($0, 3) }
                     case 0xF3 where index + 3 < utf8.count:
                         // From U+C0000: the tag characters among them.
                         Self.unsafeScalar(
-                            UInt32(byte & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
-                                | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
-                        )
-                        .map { ($0, 4) }
+                            UInt32(byte & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12 | UInt32(
+                                utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+                        ).map { ($0, 4) }
                     default: nil
                     }
                 guard let escaped else {
@@ -313,9 +305,7 @@ struct JSONText {
         default:
             let hex = Array("0123456789abcdef".utf8)
             bytes.append(UInt8(ascii: "u"))
-            for shift in stride(from: 12, through: 0, by: -4) {
-                bytes.append(hex[Int(scalar >> UInt32(shift) & 0xF)])
-            }
+            for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int(scalar >> UInt32(shift) & 0xF)]) }
         }
     }
 }

@@ -30,8 +30,8 @@ package enum SpeciesMarkdown {
     ]
 
     private static func cell(_ value: String) -> String {
-        let lines = value.map { escapes[$0] ?? String($0) }.joined()
-            .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let lines = value.map { escapes[$0] ?? String($0) }.joined().split(
+            omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         return TerminalText.escape(lines.joined(separator: "<br>"))
     }
 }

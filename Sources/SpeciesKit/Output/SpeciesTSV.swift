@@ -6,9 +6,7 @@ package enum SpeciesTSV {
     /// The header row and a line per species, of `fields`.
     package static func render(_ species: [StarWarsSpecies], fields: [SpeciesField] = SpeciesField.defaults) -> String {
         var text = fields.map(\.name).joined(separator: "\t") + "\n"
-        for item in species {
-            text += fields.map { escape($0.text(of: item) ?? "") }.joined(separator: "\t") + "\n"
-        }
+        for item in species { text += fields.map { escape($0.text(of: item) ?? "") }.joined(separator: "\t") + "\n" }
         return text
     }
 

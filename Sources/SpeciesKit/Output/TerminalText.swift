@@ -9,9 +9,7 @@ package enum TerminalText {
     /// U+3164 and U+FFA0, and the tag characters U+E0000-E007F) and line
     /// and paragraph separators (U+2028, U+2029). Tabs and newlines are
     /// escaped too: the detail text writes its own.
-    package static func escape(_ text: String) -> String {
-        escape(text, keepingLineBreaks: false)
-    }
+    package static func escape(_ text: String) -> String { escape(text, keepingLineBreaks: false) }
 
     /// The same; CR and LF kept as they are when `keepingLineBreaks`.
     package static func escape(_ text: String, keepingLineBreaks: Bool) -> String {

@@ -88,9 +88,7 @@ final class Attempt: Sendable {
     var dialect: Dialect { held.withLock { $0.dialect } }
 
     /// The service answered in `dialect`.
-    func learn(_ dialect: Dialect) {
-        held.withLock { $0.dialect = dialect }
-    }
+    func learn(_ dialect: Dialect) { held.withLock { $0.dialect = dialect } }
 
     /// Whether anything came from the source: a sign of life.
     var heard: Bool { held.withLock { $0.heard } }
@@ -136,8 +134,7 @@ final class Attempt: Sendable {
                     url: key, fetched: fetching.time.now, etag: response.header("ETag"),
                     lastModified: response.header("Last-Modified"), body: body))
             return body
-        default:
-            break
+        default: break
         }
         throw Retrying.fault(of: response, url: url, now: fetching.time.now)
     }
@@ -161,9 +158,7 @@ final class Attempt: Sendable {
         var retrying = Retrying(retries: request.limits.retries)
         while true {
             let start = time.elapsed()
-            func elapsed() -> String {
-                "\(Int(ClientTime.seconds(time.elapsed() - start) * 1000)) ms"
-            }
+            func elapsed() -> String { "\(Int(ClientTime.seconds(time.elapsed() - start) * 1000)) ms" }
             let step: Retrying.Step
             do {
                 let response = try await fetching.transport.send(request)
@@ -189,11 +184,7 @@ final class Attempt: Sendable {
                 let waiting = TimeSpan.tenths(wait) + (asked ? ", as the server asked" : "")
                 fetching.diagnostics.note(
                     "retry \(retrying.attempt) of \(retrying.retries) in \(waiting): \(url.redacted): \(reason)")
-                do {
-                    try await deadline.sleep(wait)
-                } catch {
-                    throw .cancelled
-                }
+                do { try await deadline.sleep(wait) } catch { throw .cancelled }
             }
         }
     }
@@ -206,9 +197,7 @@ final class Attempt: Sendable {
     }
 
     /// A field of a species could not be read: said once the answer is kept.
-    func warn(_ issues: [SpeciesIssue]) {
-        held.withLock { $0.warnings += issues.map(\.description) }
-    }
+    func warn(_ issues: [SpeciesIssue]) { held.withLock { $0.warnings += issues.map(\.description) } }
 
     /// The pages of a listing of `count` went into the answer, in order.
     func handedOver(pages: [(url: URL, species: Int)], of count: Int?) {
@@ -220,9 +209,7 @@ final class Attempt: Sendable {
     }
 
     /// The count of the listing whose page 1 the cache holds at `url`.
-    func cachedCount(ofListingAt url: URL) -> Int? {
-        fetching.cache?.count(ofListingAt: url)
-    }
+    func cachedCount(ofListingAt url: URL) -> Int? { fetching.cache?.count(ofListingAt: url) }
 
     /// A species read on its own, or a resource, went into the answer.
     func handedOver(_ url: URL, species: Bool = false) {
@@ -253,9 +240,7 @@ final class Attempt: Sendable {
                 if pages.contains(key) { entry.count = held.count }
                 try fetching.cache?.write(entry)
             }
-        } catch {
-            fetching.diagnostics.warning("cannot write the cache in \(error.path): \(error.reason)")
-        }
+        } catch { fetching.diagnostics.warning("cannot write the cache in \(error.path): \(error.reason)") }
         held.warnings.forEach(fetching.diagnostics.warning)
         return held.dialect
     }

@@ -62,9 +62,7 @@ struct BundledCatalog: Sendable {
     private func rooted(_ species: StarWarsSpecies) -> StarWarsSpecies {
         var species = species
         let base = root.url.withoutCredentials.absoluteString
-        func link(_ path: String) -> String {
-            ResourceReference(path).map { base + dialect.path(of: $0) } ?? path
-        }
+        func link(_ path: String) -> String { ResourceReference(path).map { base + dialect.path(of: $0) } ?? path }
         species.url = link(species.url)
         species.homeworld = species.homeworld.map(link)
         species.people = species.people.map(link)

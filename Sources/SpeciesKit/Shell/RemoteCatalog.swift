@@ -36,8 +36,9 @@ struct RemoteCatalog: SpeciesCatalog {
         if case .species = question, !serial {
             let first = attempt.dialect.listingURL(root, page: 1, search: search)
             expected =
-                attempt.cachedCount(ofListingAt: first).map { ($0, "as many as the cached page 1 counts") }
-                ?? (BundledCatalog.count(matching: search), "as many as the SWAPI data built in fills")
+                attempt.cachedCount(ofListingAt: first).map { ($0, "as many as the cached page 1 counts") } ?? (
+                    BundledCatalog.count(matching: search), "as many as the SWAPI data built in fills"
+                )
         }
         var reader = ListingReader(
             root: root, dialect: Dialect.ofPublicHost(root), guess: attempt.dialect, question: question, search: search,
@@ -54,9 +55,7 @@ struct RemoteCatalog: SpeciesCatalog {
             let (began, requests) = (reader, StoppableRequests())
             let fetchPage: @Sendable (URL) async -> Result<Data, Fault> = { url in
                 await requests.run(url) {
-                    await fetch(url) { bytes in
-                        if began.comesAlone(url, begins: bytes) { requests.stop(except: url) }
-                    }
+                    await fetch(url) { bytes in if began.comesAlone(url, begins: bytes) { requests.stop(except: url) } }
                 }
             }
             step =
@@ -111,15 +110,8 @@ struct RemoteCatalog: SpeciesCatalog {
             "fetching page \(number)\(pages.map { " of \($0)" } ?? "") from \(root.origin.authority)\(left)…")
     }
 
-    @Sendable private func fetch(_ url: URL, firstBytes: (@Sendable (Data) -> Void)? = nil) async -> Result<
-        Data, Fault
-    > {
-        do {
-            return .success(try await attempt.get(url, firstBytes: firstBytes))
-        } catch {
-            return .failure(error)
-        }
-    }
+    @Sendable private func fetch(_ url: URL, firstBytes: (@Sendable (Data) -> Void)? = nil) async -> Result<Data, Fault>
+    { do { return .success(try await attempt.get(url, firstBytes: firstBytes)) } catch { return .failure(error) } }
 
     func species(_ reference: ResourceReference, pasted: URL?) async throws(Fault) -> StarWarsSpecies {
         try await species(DetailReader(reference, of: root, in: attempt.dialect, pasted: pasted))
@@ -151,9 +143,7 @@ struct RemoteCatalog: SpeciesCatalog {
     private func detail<Value>(_ reader: DetailReader, _ read: (DetailReader, Data) throws(Fault) -> Value)
         async throws(Fault) -> (Value, URL)?
     {
-        do {
-            return (try read(reader, try await attempt.get(reader.url)), reader.url)
-        } catch .httpStatus(404, _, _) {
+        do { return (try read(reader, try await attempt.get(reader.url)), reader.url) } catch .httpStatus(404, _, _) {
             _ = try await listing(.page(1), search: nil)
             guard let again = reader.afterNotFound(listed: attempt.dialect) else { return nil }
             return try await detail(again, read)

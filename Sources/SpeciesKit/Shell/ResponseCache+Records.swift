@@ -29,9 +29,7 @@ extension ResponseCache {
     }
 
     /// The dialect `root` answered in, as remembered.
-    func dialect(of root: APIRoot) -> Dialect? {
-        record(Self.dialectKey(root)).flatMap { Dialect(rawValue: $0.value) }
-    }
+    func dialect(of root: APIRoot) -> Dialect? { record(Self.dialectKey(root)).flatMap { Dialect(rawValue: $0.value) } }
 
     func remember(_ dialect: Dialect, of root: APIRoot, at now: Date) throws(Failure) {
         try remember(dialect.rawValue, as: Self.dialectKey(root), at: now)
@@ -51,9 +49,7 @@ extension ResponseCache {
     }
 
     /// The service of `key` answered: the record of its outage goes.
-    func forgetOutage(of key: String) {
-        forget(Self.outageKey(key))
-    }
+    func forgetOutage(of key: String) { forget(Self.outageKey(key)) }
 
     /// What `species cache info` says of each list: which service answers
     /// it, since when, and when that was last confirmed; the latest first.
@@ -68,13 +64,9 @@ extension ResponseCache {
         servicePrefix + roots.map(\.key).joined(separator: " ")
     }
 
-    private static func outageKey(_ service: String) -> String {
-        "outage " + service
-    }
+    private static func outageKey(_ service: String) -> String { "outage " + service }
 
-    private static func dialectKey(_ root: APIRoot) -> String {
-        "dialect " + root.key
-    }
+    private static func dialectKey(_ root: APIRoot) -> String { "dialect " + root.key }
 
     private static func remembered(from value: String, confirmed: Date) -> Remembered? {
         let lines = value.split(separator: "\n").map(String.init)

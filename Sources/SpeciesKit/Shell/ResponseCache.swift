@@ -83,13 +83,9 @@ package struct ResponseCache: Sendable {
     }
 
     /// The key of `url` in the cache: the URL without credentials.
-    static func key(_ url: URL) -> String {
-        url.withoutCredentials.absoluteString
-    }
+    static func key(_ url: URL) -> String { url.withoutCredentials.absoluteString }
 
-    package func read(_ url: URL) -> Entry? {
-        read(Self.key(url), .entry)
-    }
+    package func read(_ url: URL) -> Entry? { read(Self.key(url), .entry) }
 
     /// The count of the listing the page at `url` was whole with, read from
     /// its header alone.
@@ -102,9 +98,7 @@ package struct ResponseCache: Sendable {
     }
 
     /// Writes `entry` whole, or not at all.
-    package func write(_ entry: Entry) throws(Failure) {
-        try write(entry, .entry)
-    }
+    package func write(_ entry: Entry) throws(Failure) { try write(entry, .entry) }
 
     /// The value remembered as `key`, and when.
     func record(_ key: String) -> (value: String, written: Date)? {
@@ -119,9 +113,7 @@ package struct ResponseCache: Sendable {
     }
 
     /// The record `key` goes, if there is one.
-    func forget(_ key: String) {
-        unlink(file(for: key, .record).path)
-    }
+    func forget(_ key: String) { unlink(file(for: key, .record).path) }
 
     /// The lock of `key` (`flock`: a run that ends, however it ends, holds
     /// none), and what trying it found: taken by this process until the
@@ -159,9 +151,7 @@ package struct ResponseCache: Sendable {
         private let descriptor: Int32
         private let path: String
 
-        fileprivate init(descriptor: Int32, path: String) {
-            (self.descriptor, self.path) = (descriptor, path)
-        }
+        fileprivate init(descriptor: Int32, path: String) { (self.descriptor, self.path) = (descriptor, path) }
 
         deinit {
             guard descriptor >= 0 else { return }
@@ -182,11 +172,8 @@ package struct ResponseCache: Sendable {
     }
 
     private func read(_ key: String, _ kind: CacheFileName, maxBodySize: Int? = nil) -> Entry? {
-        guard
-            let file = EntryFile(
-                path: file(for: key, kind).path, maxBodySize: maxBodySize ?? self.maxBodySize),
-            let header = file.header,
-            header.url == key
+        guard let file = EntryFile(path: file(for: key, kind).path, maxBodySize: maxBodySize ?? self.maxBodySize),
+            let header = file.header, header.url == key
         else { return nil }
         return file.entry(header)
     }
@@ -278,9 +265,7 @@ package struct ResponseCache: Sendable {
         var path = ""
         for component in temporaries.path.split(separator: "/") {
             path += "/" + component
-            if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw Failure(path: path, reason: Self.systemError())
-            }
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw Failure(path: path, reason: Self.systemError()) }
         }
         if mkdir(locks.path, 0o700) != 0 && errno != EEXIST {
             throw Failure(path: locks.path, reason: Self.systemError())
@@ -331,9 +316,7 @@ package struct ResponseCache: Sendable {
         return paths
     }
 
-    private func file(for key: String, _ kind: CacheFileName) -> URL {
-        directory.appendingPathComponent(kind.of(key))
-    }
+    private func file(for key: String, _ kind: CacheFileName) -> URL { directory.appendingPathComponent(kind.of(key)) }
 
     /// The text before an entry's body, ending in a blank line.
     static func header(of entry: Entry) -> Data {
@@ -347,13 +330,9 @@ package struct ResponseCache: Sendable {
         return Data(header.utf8)
     }
 
-    private static func fitsOnALine(_ value: String) -> Bool {
-        !value.contains { $0 == "\n" || $0 == "\r" }
-    }
+    private static func fitsOnALine(_ value: String) -> Bool { !value.contains { $0 == "\n" || $0 == "\r" } }
 
-    private static func systemError() -> String {
-        String(cString: strerror(errno))
-    }
+    private static func systemError() -> String { String(cString: strerror(errno)) }
 
     /// The fields of an entry's header.
     struct Header {
@@ -425,9 +404,7 @@ package struct ResponseCache: Sendable {
             }
         }
 
-        deinit {
-            close(descriptor)
-        }
+        deinit { close(descriptor) }
 
         /// The whole entry: the body read after the header, into one buffer.
         func entry(_ header: Header) -> Entry? {
@@ -442,8 +419,7 @@ package struct ResponseCache: Sendable {
             guard complete else { return nil }
             return Entry(
                 url: header.url, fetched: header.fetched, etag: header.etag, lastModified: header.lastModified,
-                count: header.count,
-                body: body)
+                count: header.count, body: body)
         }
 
         /// Up to `count` bytes from where the file stands.
@@ -461,11 +437,7 @@ package struct ResponseCache: Sendable {
             var got = 0
             while got < count {
                 let chunk = systemRead(descriptor, base + got, count - got)
-                if chunk > 0 {
-                    got += chunk
-                } else if !(chunk < 0 && errno == EINTR) {
-                    break
-                }
+                if chunk > 0 { got += chunk } else if !(chunk < 0 && errno == EINTR) { break }
             }
             return got
         }

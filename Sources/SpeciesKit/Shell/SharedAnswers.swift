@@ -20,17 +20,14 @@ final class SharedAnswers: Sendable {
 
     private let state: Mutex<State>
 
-    init(_ memory: Memory) {
-        state = Mutex(State(memory: memory))
-    }
+    init(_ memory: Memory) { state = Mutex(State(memory: memory)) }
 
     /// What the memory holds, for its queries.
     var memory: Memory { state.withLock { $0.memory } }
 
     /// Hands `event` to the memory; gives callers their results, and returns
     /// the rest of what it says to do.
-    @discardableResult
-    func handle(_ event: Memory.Event) -> [Memory.Action] {
+    @discardableResult func handle(_ event: Memory.Event) -> [Memory.Action] {
         perform(state.withLock { $0.memory.handle(event) }, fetch: nil, isolation: nil)
     }
 
@@ -83,13 +80,9 @@ final class SharedAnswers: Sendable {
                 } else {
                     task = Task { await run(nil) }
                 }
-                state.withLock { state in
-                    if state.memory.flies(flight) { state.fetches[flight] = task }
-                }
-            case .stop(let flight):
-                state.withLock { $0.fetches.removeValue(forKey: flight) }?.cancel()
-            default:
-                rest.append(action)
+                state.withLock { state in if state.memory.flies(flight) { state.fetches[flight] = task } }
+            case .stop(let flight): state.withLock { $0.fetches.removeValue(forKey: flight) }?.cancel()
+            default: rest.append(action)
             }
         }
         return rest

@@ -36,9 +36,7 @@ extension SpeciesCatalog {
 }
 
 extension BundledCatalog: SpeciesCatalog {
-    func species(matching search: String?, limit: Int?) -> [StarWarsSpecies] {
-        species(matching: search)
-    }
+    func species(matching search: String?, limit: Int?) -> [StarWarsSpecies] { species(matching: search) }
 
     func species(_ reference: ResourceReference, pasted: URL?) throws(Fault) -> StarWarsSpecies {
         try species(id: reference.id)

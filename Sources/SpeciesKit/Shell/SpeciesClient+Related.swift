@@ -15,9 +15,7 @@ extension SpeciesClient {
     /// link) is named `unknown (not found)`; any other failure makes the
     /// answer not whole, and the next source answers it (docs/cli.md, "One
     /// answer, one source").
-    func related(of species: StarWarsSpecies, in source: any SpeciesCatalog) async throws(Fault)
-        -> RelatedResources
-    {
+    func related(of species: StarWarsSpecies, in source: any SpeciesCatalog) async throws(Fault) -> RelatedResources {
         let links: [(String, ResourceReference.Kind)] =
             (species.homeworld.map { [($0, .planets)] } ?? []) + species.people.map { ($0, .people) }
             + species.films.map { ($0, .films) }
@@ -71,9 +69,7 @@ extension SpeciesClient {
             case .absent: return .success((nil, .notFound))
             case .unknown: return .success((nil, .unavailableOffline))
             }
-        } catch {
-            return .failure(error)
-        }
+        } catch { return .failure(error) }
     }
 }
 

@@ -51,9 +51,7 @@ extension SpeciesClient {
                         of: plan.sources[index], mode: mode, deadline, readsCache: readsCache)
                     attempts[index] = attempt
                     let asking: @Sendable () async -> (Int, Outcome<Value>) = {
-                        do throws(Fault) {
-                            return (index, .answered(try await body(catalog)))
-                        } catch {
+                        do throws(Fault) { return (index, .answered(try await body(catalog))) } catch {
                             return (index, .failed(Task.isCancelled ? .cancelled : error))
                         }
                     }
@@ -61,7 +59,8 @@ extension SpeciesClient {
                     // alone needs no thread, nor an attempt delay.
                     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
                         group.addImmediateTask {
-                            _ = isolation; return await asking()
+                            _ = isolation;
+                            return await asking()
                         }
                     } else {
                         group.addTask { await asking() }
@@ -99,8 +98,7 @@ extension SpeciesClient {
                 guard let (index, outcome) = await group.next(isolation: isolation) else { return .failure(.cancelled) }
                 let event: AnswerPlan.Event
                 switch outcome {
-                case .delay(let heard):
-                    event = .stagger(index, heard: heard)
+                case .delay(let heard): event = .stagger(index, heard: heard)
                 case .answered(let value):
                     values[index] = value
                     event = .answered(index)
@@ -144,9 +142,7 @@ extension SpeciesClient {
         } catch  where error.isAnswer {
             _ = settle(attempt, taking: nil, of: nil)
             throw error
-        } catch {
-            return nil
-        }
+        } catch { return nil }
         return SharedAnswer(
             value: value, source: settle(attempt, taking: nil, of: nil), fetched: attempt.oldestFromCache ?? time.now,
             bytes: attempt.bytes)
@@ -155,15 +151,14 @@ extension SpeciesClient {
     /// The lock of `question` for the services of this client, as the
     /// memory says: taken, or waited for while another run holds it, until
     /// the deadline; and how long it was waited for in vain.
-    private func hold(_ question: Question, _ flight: UInt64, until deadline: Deadline) async
-        -> (ResponseCache.Lock?, Double?)
-    {
+    private func hold(_ question: Question, _ flight: UInt64, until deadline: Deadline) async -> (
+        ResponseCache.Lock?, Double?
+    ) {
         guard let cache else { return (nil, nil) }
         let key = "lock " + roots.map(\.key).joined(separator: " ") + " " + question.description
         while true {
             let (lock, state) = cache.lock(key)
-            let actions = shared.handle(
-                .lock(flight: flight, state, clockRanOut: deadline.hasPassed, now: time.now))
+            let actions = shared.handle(.lock(flight: flight, state, clockRanOut: deadline.hasPassed, now: time.now))
             perform(actions)
             for action in actions {
                 switch action {
@@ -191,9 +186,7 @@ extension SpeciesClient {
                 default: continue
                 }
             }
-        } catch {
-            diagnostics.warning("cannot write the cache in \(error.path): \(error.reason)")
-        }
+        } catch { diagnostics.warning("cannot write the cache in \(error.path): \(error.reason)") }
     }
 
     /// What answers for `source`: a service or its cache, through an
@@ -208,12 +201,11 @@ extension SpeciesClient {
                 deadline: deadline, minimumPace: followed ? limits.pace : nil,
                 retries: retries ? configuration.retries : 0)
             attempt = Attempt(
-                root, limits: limits, dialect: dialect(of: root), mode: mode, fetching: fetching,
-                readsCache: readsCache)
+                root, limits: limits, dialect: dialect(of: root), mode: mode, fetching: fetching, readsCache: readsCache
+            )
         case .cache(let root):
             attempt = Attempt(root, limits: nil, dialect: dialect(of: root), mode: mode, fetching: fetching)
-        case .builtInData(let root):
-            return (nil, BundledCatalog(root: root, dialect: dialect(of: root)))
+        case .builtInData(let root): return (nil, BundledCatalog(root: root, dialect: dialect(of: root)))
         }
         return (attempt, RemoteCatalog(attempt: attempt, serial: configuration.serial, diagnostics: diagnostics))
     }

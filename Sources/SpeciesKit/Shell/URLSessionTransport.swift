@@ -76,16 +76,13 @@ public final class URLSessionTransport: HTTPTransport {
             hop.url = followed
         }
         throw TransportError(
-            .redirectRefused, url: request.url,
-            detail: "it redirects more than \(Self.maxRedirects) times")
+            .redirectRefused, url: request.url, detail: "it redirects more than \(Self.maxRedirects) times")
     }
 
     private func exchange(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         var urlRequest = URLRequest(
             url: request.url, timeoutInterval: TimeLimits.sessionIdle(secondsLeft: request.limits.deadline.secondsLeft))
-        for (name, value) in request.headers {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
-        }
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let exchange = Exchange(url: request.url, firstBytes: request.firstBytes)
         let watch = Task { try await exchange.watch(request.limits) }
         defer { watch.cancel() }
@@ -113,9 +110,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     private let maxResponseSize: Int
     private let exchanges = Mutex<[Int: Exchange]>([:])
 
-    init(maxResponseSize: Int) {
-        self.maxResponseSize = maxResponseSize
-    }
+    init(maxResponseSize: Int) { self.maxResponseSize = maxResponseSize }
 
     func register(_ exchange: Exchange, for task: URLSessionTask) {
         exchanges.withLock { $0[task.taskIdentifier] = exchange }
@@ -127,9 +122,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         }
     }
 
-    private func exchange(for task: URLSessionTask) -> Exchange? {
-        exchanges.withLock { $0[task.taskIdentifier] }
-    }
+    private func exchange(for task: URLSessionTask) -> Exchange? { exchanges.withLock { $0[task.taskIdentifier] } }
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -147,9 +140,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let exchange = exchange(for: dataTask) else { return }
-        if !exchange.append(data, limit: maxResponseSize) {
-            exchange.stop(exchange.tooLarge(limit: maxResponseSize))
-        }
+        if !exchange.append(data, limit: maxResponseSize) { exchange.stop(exchange.tooLarge(limit: maxResponseSize)) }
     }
 
     func urlSession(
@@ -204,9 +195,7 @@ private final class Exchange: Sendable {
     private let firstBytes: (@Sendable (Data) -> Void)?
     private let state = Mutex(State())
 
-    init(url: URL, firstBytes: (@Sendable (Data) -> Void)?) {
-        (self.url, self.firstBytes) = (url, firstBytes)
-    }
+    init(url: URL, firstBytes: (@Sendable (Data) -> Void)?) { (self.url, self.firstBytes) = (url, firstBytes) }
 
     /// On `calls`: resumes `task` for this exchange, unless it was stopped
     /// before it began.
@@ -227,18 +216,14 @@ private final class Exchange: Sendable {
             state.continuation = continuation
             return state.finished ? state.ending : nil
         }
-        if let ending {
-            continuation.resume(returning: ending)
-        }
+        if let ending { continuation.resume(returning: ending) }
         return ending == nil
     }
 
     func receive(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else { return }
         var headers: [String: String] = [:]
-        for case let (name as String, value as String) in http.allHeaderFields {
-            headers[name.lowercased()] = value
-        }
+        for case let (name as String, value as String) in http.allHeaderFields { headers[name.lowercased()] = value }
         state.withLock { state in
             guard !state.finished else { return }
             state.status = http.statusCode
@@ -278,9 +263,7 @@ private final class Exchange: Sendable {
     /// taking that lock: either the answer is queued before the
     /// cancellation, or it is never given.
     func answerRedirect(_ answer: (URLRequest?) -> Void) {
-        state.withLock { state in
-            if !state.finished { answer(nil) }
-        }
+        state.withLock { state in if !state.finished { answer(nil) } }
     }
 
     func tooLarge(limit: Int) -> TransportError {
@@ -292,9 +275,7 @@ private final class Exchange: Sendable {
     /// hand a redirect's response to the delegate, so a redirect that is
     /// not followed (it has no Location) is read from the task's `final`.
     func complete(_ final: URLResponse?) {
-        if let final, state.withLock({ $0.status == nil }) {
-            receive(final)
-        }
+        if let final, state.withLock({ $0.status == nil }) { receive(final) }
         let response = state.withLock { state in
             state.status.map { HTTPResponse(status: $0, headers: state.headers, body: state.body) }
         }
@@ -314,8 +295,8 @@ private final class Exchange: Sendable {
                 let detail = "no complete answer before the \(TimeSpan.exactly(deadline.seconds)) timeout ran out"
                 let begun = state.withLock { $0.status != nil }
                 return stop(
-                    TransportError(
-                        .timedOut, url: url, detail: detail, responseBegan: begun, seconds: deadline.seconds))
+                    TransportError(.timedOut, url: url, detail: detail, responseBegan: begun, seconds: deadline.seconds)
+                )
             }
             try await deadline.sleep(meter == nil ? deadline.secondsLeft : TimeLimits.paceLook)
             guard let (begun, bytes) = state.withLock({ $0.finished ? nil : ($0.status != nil, $0.body.count) }) else {
@@ -339,8 +320,7 @@ private final class Exchange: Sendable {
 
     /// Resumes the continuation, unless the exchange has finished already;
     /// whether it did.
-    @discardableResult
-    func finish(_ result: Result<HTTPResponse, TransportError>) -> Bool {
+    @discardableResult func finish(_ result: Result<HTTPResponse, TransportError>) -> Bool {
         let continuation = state.withLock {
             state -> CheckedContinuation<Result<HTTPResponse, TransportError>, Never>?? in
             guard !state.finished else { return nil }
@@ -367,14 +347,10 @@ extension TransportError {
         }
         let message = urlError.localizedDescription
         switch urlError.code {
-        case .cannotConnectToHost:
-            self.init(.connectionRefused, url: url, detail: "connection refused")
-        case .notConnectedToInternet:
-            self.init(.connectionRefused, url: url, detail: "no route to the network")
-        case .cannotFindHost, .dnsLookupFailed:
-            self.init(.unknownHost, url: url, detail: "unknown host")
-        case .timedOut:
-            self.init(.timedOut, url: url, detail: "timed out")
+        case .cannotConnectToHost: self.init(.connectionRefused, url: url, detail: "connection refused")
+        case .notConnectedToInternet: self.init(.connectionRefused, url: url, detail: "no route to the network")
+        case .cannotFindHost, .dnsLookupFailed: self.init(.unknownHost, url: url, detail: "unknown host")
+        case .timedOut: self.init(.timedOut, url: url, detail: "timed out")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             self.init(.insecureConnection, url: url, detail: message)
@@ -394,10 +370,8 @@ extension TransportError {
             self.init(.connectionLost, url: url, detail: "the connection dropped before a complete answer (\(message))")
         case .badURL where url.host?.contains(":") == true:
             self.init(.other, url: url, detail: "FoundationNetworking cannot request an IPv6 address; use a host name")
-        case .cancelled:
-            self.init(.cancelled, url: url, detail: "cancelled")
-        default:
-            self.init(.other, url: url, detail: message)
+        case .cancelled: self.init(.cancelled, url: url, detail: "cancelled")
+        default: self.init(.other, url: url, detail: message)
         }
         // FoundationNetworking's `.unknown` says less than the kind read
         // from curl's words.

@@ -26,7 +26,5 @@ package enum TimeSpan {
     }
 
     /// A short span measured or computed, to a tenth: `0.4 s`, `1.0 s`.
-    static func tenths(_ seconds: Double) -> String {
-        String(format: "%.1f s", seconds)
-    }
+    static func tenths(_ seconds: Double) -> String { String(format: "%.1f s", seconds) }
 }
