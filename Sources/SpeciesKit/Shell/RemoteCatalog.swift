@@ -34,14 +34,14 @@ struct RemoteCatalog: SpeciesCatalog {
         // age; else that of the SWAPI data built in. A page alone needs none.
         var expected: (count: Int, from: String)?
         if case .species = question, !serial {
-            let first = attempt.dialect.listingURL(root, page: 1, search: search)
+            let first = ListingReader.url(ofPage: 1, root: root, dialect: dialect, search: search)
             expected =
                 attempt.cachedCount(ofListingAt: first).map { ($0, "as many as the cached page 1 counts") } ?? (
                     BundledCatalog.count(matching: search), "as many as the SWAPI data built in fills"
                 )
         }
         var reader = ListingReader(
-            root: root, dialect: Dialect.ofPublicHost(root), guess: attempt.dialect, question: question, search: search,
+            root: root, dialect: Dialect.ofPublicHost(root), guess: dialect, question: question, search: search,
             expectedCount: expected?.count, size: size)
         tracePlan(of: reader, expected: expected?.from ?? "")
         var step = reader.start()
@@ -89,7 +89,7 @@ struct RemoteCatalog: SpeciesCatalog {
     /// service asked, never for a cache alone.
     private func tracePlan(of reader: ListingReader, expected: String) {
         guard case .species(let limit) = reader.question, attempt.network, attempt.limits != nil,
-            !ListingReader.comesWhole(in: attempt.dialect, search: reader.search)
+            !ListingReader.comesWhole(in: dialect, search: reader.search)
         else { return }
         let (pages, heldByLimit) = reader.firstAsk
         diagnostics.trace {
@@ -114,7 +114,7 @@ struct RemoteCatalog: SpeciesCatalog {
     { do { return .success(try await attempt.get(url, firstBytes: firstBytes)) } catch { return .failure(error) } }
 
     func species(_ reference: ResourceReference, pasted: URL?) async throws(Fault) -> StarWarsSpecies {
-        try await species(DetailReader(reference, of: root, in: attempt.dialect, pasted: pasted))
+        try await species(DetailReader(reference, of: root, in: dialect, pasted: pasted))
     }
 
     private func species(_ reader: DetailReader) async throws(Fault) -> StarWarsSpecies {
@@ -128,7 +128,7 @@ struct RemoteCatalog: SpeciesCatalog {
     }
 
     func resource(_ reference: ResourceReference) async throws(Fault) -> RelatedAnswer {
-        let reader = DetailReader(reference, of: root, in: attempt.dialect)
+        let reader = DetailReader(reference, of: root, in: dialect)
         guard
             let (resource, url) = try await detail(
                 reader, { reader, body throws(Fault) in try reader.resource(in: body) })
@@ -145,7 +145,7 @@ struct RemoteCatalog: SpeciesCatalog {
     {
         do { return (try read(reader, try await attempt.get(reader.url)), reader.url) } catch .httpStatus(404, _, _) {
             _ = try await listing(.page(1), search: nil)
-            guard let again = reader.afterNotFound(listed: attempt.dialect) else { return nil }
+            guard let again = reader.afterNotFound(listed: dialect) else { return nil }
             return try await detail(again, read)
         }
     }
