@@ -69,7 +69,6 @@ struct RelatedResource: Decodable, Sendable, Equatable {
         name = try? container.decodeIfPresent(String.self, forKey: key("name"))
         title = try? container.decodeIfPresent(String.self, forKey: key("title"))
         episode = try? container.decodeIfPresent(Int.self, forKey: key("episode_id"))
-        let keys = container.allKeys.map(\.stringValue)
-        kinds = kinds.filter { $0.foreignMark(keys) == nil }
+        kinds = kinds.filter { $0.foreignMark(has: { container.contains(key($0)) }) == nil }
     }
 }
