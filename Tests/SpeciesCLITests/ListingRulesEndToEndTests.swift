@@ -361,6 +361,6 @@ struct ListingRulesEndToEndTests {
         #expect(
             answered.stderr.hasPrefix(
                 "note: \(Self.name(root).split(separator: "/")[0]) did not answer (connection refused): answering from the cache, as fetched 5 min ago\n"
-            ), "\(answered.stderr)")
+            ), "\(answered)")
     }
 }
