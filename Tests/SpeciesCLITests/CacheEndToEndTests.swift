@@ -293,8 +293,8 @@ struct CacheEndToEndTests {
     /// the next write and `cache clear` remove.
     /// The page is made on a server of its own: while the shared server made
     /// it (6 s beside 8 busy loops), its other answers waited for Python's
-    /// interpreter lock (0.8 s for one request here), and in CI every test
-    /// that started beside this one saw seconds without a first byte.
+    /// interpreter lock (0.8 s for one request here), and in CI tests that
+    /// started beside this one waited seconds for a first byte.
     @Test func aWriterKilledAnywhereLeavesOnlyItsOwnTemporaryFiles() async throws {
         let cache = Fixtures.temporaryFolder("killed")
         let folder = cache.appendingPathComponent("species")

@@ -62,8 +62,8 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
         /// The first mark of another kind, in the table's order, that an
         /// object `has` among its keys, and that kind: nil when the object
         /// may be of this kind. A decoder's container answers `has` for a
-        /// key without listing its keys (`allKeys` cost a tenth of a
-        /// listing's decoding).
+        /// key without listing its keys (`allKeys` was a tenth of a
+        /// listing's time).
         func foreignMark(has: (String) -> Bool) -> (key: String, kind: Kind)? {
             Self.foreign[self, default: []].first { has($0.key) }
         }
