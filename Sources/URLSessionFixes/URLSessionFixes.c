@@ -13,8 +13,8 @@
 // to find libcurl's functions by; it would need libcurl's own
 // CURLOPT_HEADERFUNCTION and socket callbacks set from Swift instead.
 //
-// Only what FoundationNetworking made is changed: a socket callback or
-// header callback is wrapped only when it lies in FoundationNetworking
+// Only what FoundationNetworking made is changed: a socket, header or
+// write callback is wrapped only when it lies in FoundationNetworking
 // (is_foundation_networking), and the state kept for an easy handle lives
 // in a table of this file's own, made and freed here. Another user of
 // libcurl in the process sees its calls passed through as they are.
@@ -40,7 +40,10 @@ enum {
     CURL_POLL_OUT = 2,
     CURL_POLL_REMOVE = 4,
     CURLMOPT_SOCKETFUNCTION = 20001,
+    CURLOPT_WRITEDATA = 10001,
+    CURLOPT_URL = 10002,
     CURLOPT_ERRORBUFFER = 10010,
+    CURLOPT_WRITEFUNCTION = 20011,
     CURLOPT_CAINFO = 10065,
     CURLOPT_CAPATH = 10097,
     CURLOPT_HEADERDATA = 10029,
@@ -49,13 +52,15 @@ enum {
     CURLMSG_DONE = 1,
     CURLE_OK = 0,
     CURLE_FAILED_INIT = 2,
+    CURLE_WRITE_ERROR = 23,
     CURLE_GOT_NOTHING = 52,
     CURLM_INTERNAL_ERROR = 4,
     CURL_ERROR_SIZE = 256,
 };
 
 typedef int (*socket_callback)(void *easy, int socket, int what, void *userdata, void *socket_data);
-typedef size_t (*header_callback)(char *buffer, size_t size, size_t count, void *userdata);
+/// libcurl's header and write callbacks have the same type.
+typedef size_t (*data_callback)(char *buffer, size_t size, size_t count, void *userdata);
 
 /// The message curl_multi_info_read returns (CURLMsg).
 typedef struct {
@@ -119,25 +124,42 @@ static int is_foundation_networking(void *function) {
 }
 
 // What has been engaged so far, for `species __selfcheck`.
-static atomic_int engaged_socket_wrapper, engaged_length_bound, engaged_header_check;
+static atomic_int engaged_socket_wrapper, engaged_length_bound, engaged_header_check, engaged_transfer_end;
 
 // MARK: - The state of an easy handle
 //
-// One record per easy handle that set a header callback or an error
-// buffer, in a list of this file's own, keyed by the handle. Records are
-// few (one per transfer in flight) and looked up at setopt, at completion
-// and at cleanup; the header callback is handed its record directly.
+// One record per easy handle that set a header or write callback or an
+// error buffer, in a list of this file's own, keyed by the handle. Records
+// are few (one per transfer in flight) and looked up at setopt, at
+// completion and at cleanup; the callbacks are handed their record directly.
+
+/// The callbacks wrapped, and the options that set them and their data.
+enum { HEADER, WRITE, CALLBACKS };
+static const struct {
+    int function, data;
+} callback_options[CALLBACKS] = {
+    [HEADER] = {CURLOPT_HEADERFUNCTION, CURLOPT_HEADERDATA},
+    [WRITE] = {CURLOPT_WRITEFUNCTION, CURLOPT_WRITEDATA},
+};
 
 typedef struct record {
     void *easy;
     struct record *next;
-    /// FoundationNetworking's HEADERDATA, handed on to its callback.
-    void *foundation_userdata;
+    /// FoundationNetworking's HEADERDATA and WRITEDATA, handed on to its
+    /// callbacks.
+    void *foundation_userdata[CALLBACKS];
     /// FoundationNetworking's error buffer (CURL_ERROR_SIZE bytes), whose
     /// text becomes the message of the URLError.
     char *error_buffer;
-    /// The header callback is FoundationNetworking's, wrapped.
-    int wrapped;
+    /// Which callbacks are FoundationNetworking's, wrapped.
+    int wrapped[CALLBACKS];
+    /// The transfer's URL (a copy), by which url_session_fixes_end finds it.
+    char *url;
+    /// libcurl runs the transfer: it was added to a multi handle, and its
+    /// completion has not been read.
+    int running;
+    /// url_session_fixes_end ended the transfer.
+    atomic_int ended;
     /// The header block of the current response is still open.
     int headers_open;
     /// Lines and bytes of the current response's header block.
@@ -169,6 +191,7 @@ static void forget(void *easy) {
         if ((*link)->easy == easy) {
             record *gone = *link;
             *link = gone->next;
+            free(gone->url);
             free(gone);
             break;
         }
@@ -275,10 +298,12 @@ int curl_multi_setopt(void *multi, int option, ...) {
 #define MAX_HEADER_BYTES (100 * 1024)
 #define HEADER_REFUSAL_PREFIX "the response has more than "
 
-static _Atomic(header_callback) foundation_header_callback;
+static _Atomic(data_callback) foundation_callbacks[CALLBACKS];
 
 static size_t header_wrapper(char *buffer, size_t size, size_t count, void *userdata) {
     record *state = userdata;
+    // Less than `length` fails the transfer (CURLE_WRITE_ERROR).
+    if (state->ended) return 0;
     size_t length = size * count;
     if (length >= 5 && memcmp(buffer, "HTTP/", 5) == 0) {
         state->headers_open = 1;
@@ -294,9 +319,57 @@ static size_t header_wrapper(char *buffer, size_t size, size_t count, void *user
     } else if (state->header_bytes > MAX_HEADER_BYTES) {
         state->refusal = HEADER_REFUSAL_PREFIX "100 KiB of headers";
     }
-    // Less than `length` fails the transfer (CURLE_WRITE_ERROR).
     if (state->refusal) return 0;
-    return foundation_header_callback(buffer, size, count, state->foundation_userdata);
+    return foundation_callbacks[HEADER](buffer, size, count, state->foundation_userdata[HEADER]);
+}
+
+// MARK: - Ending a transfer without cancelling its task
+//
+// URLSessionTask.cancel() first waits for the session's queue
+// (workQueue.sync in URLSessionTask.swift), which FoundationNetworking keeps
+// busy handing over the data of every transfer in flight: the pages asked
+// beside a page 1 that turned out to hold the whole listing were read to
+// their end before their cancellation came through (461 to 681 ms, longer
+// than page 1 took), and from a server that kept sending, gigabytes a
+// page, the cancellation never came in a run's 15 s (docs/performance.md;
+// HostileServerTests, fault=flood-beside). url_session_fixes_end ends a
+// transfer at once instead: it marks the one transfer libcurl runs for
+// that URL, whose next header line or body bytes its wrappers then refuse,
+// and whose completion, should libcurl report it "OK" after the mark, is
+// reported as that refusal. FoundationNetworking completes the task once,
+// as failed (CURLE_WRITE_ERROR), as it does for the header refusal above.
+// The task must not be cancelled as well: a cancellation that comes before
+// that completion reaches the delegate queue completes the task a second
+// time, and its second removal from the session's task registry traps
+// ("Trying to remove task, but it's not in the registry";
+// TaskRegistry.swift). A transfer that sends nothing more after the mark
+// ends at FoundationNetworking's own idle limit.
+//
+// The species executable fetches one URL once at a time (one fetch for a
+// question however many ask it); should two transfers of one URL run, or
+// none, nothing is marked, and the caller cancels the task.
+
+static size_t write_wrapper(char *buffer, size_t size, size_t count, void *userdata) {
+    record *state = userdata;
+    if (state->ended) return 0;
+    return foundation_callbacks[WRITE](buffer, size, count, state->foundation_userdata[WRITE]);
+}
+
+static const data_callback wrappers[CALLBACKS] = {[HEADER] = header_wrapper, [WRITE] = write_wrapper};
+
+int url_session_fixes_end(const char *url) {
+    pthread_mutex_lock(&records_lock);
+    record *found = NULL;
+    int matches = 0;
+    for (record *each = records; each; each = each->next) {
+        if (each->running && !each->ended && each->url && strcmp(each->url, url) == 0) {
+            found = each;
+            matches += 1;
+        }
+    }
+    if (matches == 1) found->ended = 1;
+    pthread_mutex_unlock(&records_lock);
+    return matches == 1;
 }
 
 int curl_easy_setopt(void *easy, int option, ...) {
@@ -313,23 +386,38 @@ int curl_easy_setopt(void *easy, int option, ...) {
     if (option == CURLOPT_ERRORBUFFER) {
         record *state = record_of(easy, value != NULL);
         if (state) state->error_buffer = value;
-    } else if (option == CURLOPT_HEADERDATA) {
-        // FoundationNetworking sets HEADERDATA, then HEADERFUNCTION.
-        record *state = record_of(easy, 1);
-        if (state) state->foundation_userdata = value;
-        if (state && state->wrapped) return CURLE_OK;
-    } else if (option == CURLOPT_HEADERFUNCTION) {
+    } else if (option == CURLOPT_URL) {
         record *state = record_of(easy, 0);
-        int wrap = state && is_foundation_networking(value);
-        if (state && state->wrapped != wrap) {
-            real.easy_setopt(easy, CURLOPT_HEADERDATA, wrap ? (void *)state : state->foundation_userdata);
-            state->wrapped = wrap;
+        if (state) {
+            pthread_mutex_lock(&records_lock);
+            free(state->url);
+            state->url = value ? strdup(value) : NULL;
+            state->ended = 0;
+            pthread_mutex_unlock(&records_lock);
         }
-        if (wrap) {
-            foundation_header_callback = (header_callback)value;
-            value = (void *)header_wrapper;
-            engaged_header_check = 1;
-            if (real.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, LARGEST_CONTENT_LENGTH) == CURLE_OK) engaged_length_bound = 1;
+    }
+    for (int kind = 0; kind < CALLBACKS; kind++) {
+        if (option == callback_options[kind].data) {
+            // FoundationNetworking sets a callback's data, then the callback.
+            record *state = record_of(easy, 1);
+            if (state) state->foundation_userdata[kind] = value;
+            if (state && state->wrapped[kind]) return CURLE_OK;
+        } else if (option == callback_options[kind].function) {
+            record *state = record_of(easy, 0);
+            int wrap = state && is_foundation_networking(value);
+            if (state && state->wrapped[kind] != wrap) {
+                real.easy_setopt(easy, callback_options[kind].data, wrap ? (void *)state : state->foundation_userdata[kind]);
+                state->wrapped[kind] = wrap;
+            }
+            if (!wrap) continue;
+            foundation_callbacks[kind] = (data_callback)value;
+            value = (void *)wrappers[kind];
+            if (kind == WRITE) {
+                engaged_transfer_end = 1;
+            } else {
+                engaged_header_check = 1;
+                if (real.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, LARGEST_CONTENT_LENGTH) == CURLE_OK) engaged_length_bound = 1;
+            }
         }
     }
     return real.easy_setopt(easy, option, value);
@@ -344,7 +432,11 @@ curl_message *curl_multi_info_read(void *multi, int *remaining) {
     curl_message *message = real.multi_info_read(multi, remaining);
     if (!message || message->msg != CURLMSG_DONE) return message;
     record *state = record_of(message->easy_handle, 0);
-    if (!state || !state->wrapped) return message;
+    if (!state || !state->wrapped[HEADER]) return message;
+    pthread_mutex_lock(&records_lock);
+    state->running = 0;
+    if (state->ended && message->data.result == CURLE_OK) message->data.result = CURLE_WRITE_ERROR;
+    pthread_mutex_unlock(&records_lock);
     if (state->refusal && message->data.result != CURLE_OK && state->error_buffer) {
         snprintf(state->error_buffer, CURL_ERROR_SIZE, "%s", state->refusal);
     } else if (message->data.result == CURLE_OK && state->headers_open) {
@@ -390,9 +482,14 @@ int curl_multi_add_handle(void *multi, void *easy) {
         return CURLM_INTERNAL_ERROR;
     }
     record *state = record_of(easy, 0);
-    if (state && state->wrapped) {
+    if (state && state->wrapped[HEADER]) {
         if (trusted_file) real.easy_setopt(easy, CURLOPT_CAINFO, trusted_file);
         if (trusted_directory) real.easy_setopt(easy, CURLOPT_CAPATH, trusted_directory);
+    }
+    if (state && state->wrapped[WRITE]) {
+        pthread_mutex_lock(&records_lock);
+        state->running = 1;
+        pthread_mutex_unlock(&records_lock);
     }
     return real.multi_add_handle(multi, easy);
 }
@@ -404,6 +501,7 @@ url_session_fixes_status url_session_fixes_check(void) {
         .socket_wrapper = engaged_socket_wrapper,
         .length_bound = engaged_length_bound,
         .header_check = engaged_header_check,
+        .transfer_end = engaged_transfer_end,
         .missing_function = missing_function,
     };
 }

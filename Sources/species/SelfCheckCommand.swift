@@ -18,7 +18,7 @@ struct SelfCheckCommand: Sendable {
         let status = url_session_fixes_check()
         let workarounds = [
             ("socket-callback wrapper", status.socket_wrapper != 0), ("Content-Length bound", status.length_bound != 0),
-            ("headers-open check", status.header_check != 0),
+            ("headers-open check", status.header_check != 0), ("transfer end", status.transfer_end != 0),
         ]
         output.write(workarounds.map { "\($0.0): \($0.1 ? "engaged" : "not engaged")\n" }.joined())
         if let missing = status.missing_function {

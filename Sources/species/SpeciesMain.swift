@@ -1,5 +1,6 @@
 import Foundation
 import SpeciesKit
+import URLSessionFixes
 
 @main enum SpeciesMain {
     static func main() async {
@@ -16,6 +17,9 @@ import SpeciesKit
         // species has read its own environment above.
         setenv("XDG_CACHE_HOME", "/dev/null", 1)
         setenv("XDG_DATA_HOME", "/dev/null", 1)
+        // A stopped request's transfer ends inside libcurl, not after its
+        // task's cancellation has waited for its data (Sources/URLSessionFixes).
+        URLSessionTransport.transferEnd.withLock { $0 = { url_session_fixes_end($0.absoluteString) != 0 } }
         let status = await run(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: environment, output: StandardOutput(),
             started: started)

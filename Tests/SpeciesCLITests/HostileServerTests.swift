@@ -348,6 +348,27 @@ struct HostileServerTests {
         }
     }
 
+    /// A copy of swapi.info at another host, whose later pages flood: page 1
+    /// is the whole listing, so the pages asked beside it end at its first
+    /// bytes, inside libcurl (Sources/URLSessionFixes). Cancelling their
+    /// tasks instead waited behind the flood: each read gigabytes, and the
+    /// run ran out of its 15 s. Each reads at most what the sockets held
+    /// (about 4 MB here), far below 64 MiB.
+    @Test(arguments: SpeciesBuild.allCases)
+    func pagesBesideAWholeListingEndAtItsFirstBytes(build: SpeciesBuild) async throws {
+        let root = try await server.root(fault: "flood-beside", gate: 4, dialect: "info")
+        let result = try await SpeciesRunner(build: build)([
+            "--no-cache", "--base-url", root, "list", "--all-pages", "--json",
+        ])
+        #expect(result.status == 0 && result.stderr == "", "\(result)")
+        let listed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any]
+        #expect(listed?.count == 37)
+        let floods = try await server.requests(fault: "flood-beside", gate: 4, dialect: "info", atLeast: 3, sent: true)
+        #expect(
+            Set(floods.compactMap { $0.split(separator: "=").last?.split(separator: " ").first }) == ["2", "3", "4"])
+        for flood in floods { #expect(Int(flood.split(separator: " ")[1]).map { $0 < 64 << 20 } == true, "\(flood)") }
+    }
+
     /// 20,000 header lines took FoundationNetworking 9 s, past any --timeout:
     /// the transfer stops at the 501st.
     @Test(arguments: SpeciesBuild.allCases)

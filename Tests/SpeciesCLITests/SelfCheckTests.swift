@@ -12,7 +12,8 @@ struct SelfCheckTests {
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout
-                == "socket-callback wrapper: engaged\nContent-Length bound: engaged\nheaders-open check: engaged\n")
+                == "socket-callback wrapper: engaged\nContent-Length bound: engaged\nheaders-open check: engaged\n"
+                + "transfer end: engaged\n")
         #expect(result.stderr == "")
     }
 }

@@ -90,9 +90,11 @@ public final class FixtureServer: Sendable {
     /// The paths requested in `session` so far, in order; with `atLeast`,
     /// once there are that many: the server answers when the request comes,
     /// so no one polls.
-    public func requests(session: String, atLeast count: Int = 0, agents: Bool = false) async throws -> [String] {
-        var request = URLRequest(
-            url: URL(string: "http://127.0.0.1:\(port)/\(session)/_log?wait=\(count)\(agents ? "&agents=1" : "")")!)
+    public func requests(session: String, atLeast count: Int = 0, agents: Bool = false, sent: Bool = false)
+        async throws -> [String]
+    {
+        let chosen = agents ? "&agents=1" : sent ? "&sent=1" : ""
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/\(session)/_log?wait=\(count)\(chosen)")!)
         request.timeoutInterval = 600
         let (data, _) = try await URLSession.shared.data(for: request)
         return try JSONDecoder().decode([String].self, from: data)

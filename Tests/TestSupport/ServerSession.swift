@@ -24,16 +24,17 @@ public struct ServerSession: Sendable {
     }
 
     /// The paths requested under that root so far, in order; with
-    /// `agents`, the `User-Agent` of each.
+    /// `agents`, the `User-Agent` of each; with `sent`, "PATH BYTES" for
+    /// each flood of `fault=flood-beside` that ended.
     public func requests(
         fault: String? = nil, faulty: Int? = nil, sound: Int? = nil, delay: Int? = nil, gate: Int? = nil,
-        dialect: String? = nil, atLeast count: Int = 0, agents: Bool = false
+        dialect: String? = nil, atLeast count: Int = 0, agents: Bool = false, sent: Bool = false
     ) async throws -> [String] {
         let dialect = dialect == "drf" ? nil : dialect
         return try await server.value.requests(
             session: path(fault: fault, faulty: faulty, sound: sound, delay: delay, gate: gate)
                 + (dialect.map { "/dialect=\($0)" } ?? ""),
-            atLeast: count, agents: agents)
+            atLeast: count, agents: agents, sent: sent)
     }
 
     private func path(fault: String?, faulty: Int?, sound: Int?, delay: Int?, gate: Int?) -> String {

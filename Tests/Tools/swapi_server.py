@@ -19,7 +19,8 @@ each of SWAPI's three dialects:
 Path segments before `api/` make a session, such as /t42/api/species/: the
 links served keep the session, and GET /<session>/_log lists the requests of
 that session (with ?wait=N, once there are N, or after 10 minutes; with
-?agents=1, the User-Agent of each instead). Segments of the session choose how it behaves:
+?agents=1, the User-Agent of each instead; with ?sent=1, "PATH BYTES" for
+each flood of `fault=flood-beside` that ended, the bytes it sent). Segments of the session choose how it behaves:
 `dialect=tech`, `delay=MS` (each answer waits MS milliseconds), `faulty=N`
 (the fault applies to the session's first N requests only; then it is
 healthy), `sound=N` (the session's first N requests are healthy; then the
@@ -69,6 +70,12 @@ HUGE_PAGE_ROOT = "https://huge-page.invalid/api/"  # a stand-in, replaced by the
 # 10 s after its first), so that only a client that waits for an answer
 # before asking the rest is refused.
 GATE_SECONDS = 60
+# How long page 1 of `fault=flood-beside` waits for the floods beside it to
+# end, and they for page 1 to begin: as long as the gate, for the same reason.
+FLOOD_SECONDS = GATE_SECONDS
+# How much a flood of `fault=flood-beside` sends at most: more than any client
+# reads in FLOOD_SECONDS, far more than its response size limit.
+FLOOD_BYTES = 1 << 40
 
 FAULTS = {
     "429-once": "the first request answers 429 with Retry-After: 1",
@@ -112,6 +119,9 @@ FAULTS = {
     "dense-page": "species page 1 is one species with 1,092,000 strings of 90 bytes and 1,092,000 of one (100 MiB), the most species accepts",
     "huge-page": "the species list is one array of --huge-page species (100,000: about 70 MB), as swapi.info's is",
     "huge-array": "as huge-page, for every page asked too, as a copy of swapi.info's at another host answers",
+    "flood-beside": "species pages after the first answer 200 with a body of FLOOD_BYTES, as fast as the client reads,"
+                    " begun once page 1 has sent its first byte; page 1 sends the rest only when every later page asked"
+                    " has ended (at most FLOOD_SECONDS); with dialect=info, a copy of swapi.info at another host",
     "redirect-off-host": "every request redirects to localhost instead of 127.0.0.1",
     "redirect-other-port": "every request redirects to another port of 127.0.0.1",
     "redirect-no-location": "every request answers 302 without a Location",
@@ -366,10 +376,11 @@ class Handler(BaseHTTPRequestHandler):
         session, separator, rest = target.path.lstrip("/").partition("api/")
         if target.path.endswith("/_log"):
             wanted = int(urllib.parse.parse_qs(target.query).get("wait", ["0"])[0])
+            chosen = server.agents if "agents=1" in target.query else server.sent if "sent=1" in target.query else server.log
             with server.logged:
                 key = target.path[1:-len("_log")]
-                server.logged.wait_for(lambda: len(server.log.get(key, [])) >= wanted, timeout=600)
-                entries = list((server.agents if "agents=1" in target.query else server.log).get(key, []))
+                server.logged.wait_for(lambda: len(chosen.get(key, [])) >= wanted, timeout=600)
+                entries = list(chosen.get(key, []))
             return self.send(200, json.dumps(entries).encode())
         if not separator:
             return self.send(404, NOT_FOUND)
@@ -434,6 +445,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.drip(status, body, chunk=110, pause=0.1)
         if fault == "oversized":
             return self.send_without_length(status, body)
+        if fault == "flood-beside" and rest == "species/":
+            return self.send_when_floods_end(session, status, body)
         if fault == "many-headers":
             return self.send(status, body, {f"X-Filler-{number}": "x" for number in range(20_000)}, content_type=content_type)
         if fault == "gzip-bomb" and rest == "species/" and drf_query_key(target.query) == frozenset():
@@ -501,6 +514,8 @@ class Handler(BaseHTTPRequestHandler):
             elif fault == "later-hang":
                 self.wait_for_client_to_leave(300)
             self.close_connection = fault in ("later-drop", "later-hang")
+        elif fault == "flood-beside" and later_page(rest, urllib.parse.urlsplit(self.path).query):
+            self.flood(session)
         elif fault == "drop-always" or (fault == "drop-once" and count == 1):
             self.close_connection = True
         elif fault == "half-headers":
@@ -696,6 +711,49 @@ class Handler(BaseHTTPRequestHandler):
             if poller.poll(1000) and not self.connection.recv(1024):
                 return
 
+    def flood(self, session):
+        """A body of FLOOD_BYTES, as fast as the client reads, once page 1 has
+        begun; how much was sent before the client hung up goes to the log."""
+        server = self.server
+        with server.logged:
+            server.logged.wait_for(lambda: session in server.begun, timeout=FLOOD_SECONDS)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(FLOOD_BYTES))
+        self.end_headers()
+        block, sent = b"[" + b" " * 65535, 0
+        try:
+            while sent < FLOOD_BYTES:
+                self.wfile.write(block)
+                sent += len(block)
+        except OSError:
+            pass
+        with server.logged:
+            server.sent.setdefault(session, []).append(f"{self.path} {sent}")
+            server.logged.notify_all()
+        self.close_connection = True
+
+    def send_when_floods_end(self, session, status, body):
+        """Page 1 beside floods: its first byte, then the rest once every
+        later page the session asked has ended its flood."""
+        server = self.server
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body[:1])
+        with server.logged:
+            server.begun.add(session)
+            server.logged.notify_all()
+            later = sum(1 for path in server.log[session] if later_page(*self.rest_and_query(path)))
+            server.logged.wait_for(lambda: len(server.sent.get(session, [])) >= later, timeout=FLOOD_SECONDS)
+        self.wfile.write(body[1:])
+
+    @staticmethod
+    def rest_and_query(path):
+        target = urllib.parse.urlsplit(path)
+        return target.path.partition("api/")[2], target.query
+
     def drip(self, status, body, chunk=1, pause=1.0):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -882,6 +940,8 @@ def main():
     server.gate = threading.Condition(server.lock)
     server.log = {}
     server.agents = {}
+    server.sent = {}
+    server.begun = set()
     server.tls = bool(options.tls)
     if options.gzip_bombs:
         server.big_gzip_bomb()

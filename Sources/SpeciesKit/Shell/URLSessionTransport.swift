@@ -24,6 +24,12 @@ public final class URLSessionTransport: HTTPTransport {
     /// configuring one costs a millisecond or two.
     private let lazySession = Mutex<URLSession?>(nil)
 
+    /// Ends the transfer of a URL inside libcurl, without cancelling its
+    /// task, which then completes by itself; whether it did. The species
+    /// executable sets it, where Sources/URLSessionFixes is linked in and
+    /// says why; nil elsewhere, and every stop cancels its task.
+    package static let transferEnd = Mutex<(@Sendable (URL) -> Bool)?>(nil)
+
     /// A transport of its own URLSession, made at its first request.
     ///
     /// - Parameters:
@@ -311,10 +317,14 @@ private final class Exchange: Sendable {
         }
     }
 
-    /// Ends the exchange with `error` before its task is done, and cancels
-    /// the task, on `calls`: the caller goes on at once.
+    /// Ends the exchange with `error` before its task is done, and ends the
+    /// task's transfer inside libcurl where it can
+    /// (`URLSessionTransport.transferEnd`), else cancels the task, on
+    /// `calls`: the caller goes on at once.
     func stop(_ error: TransportError) {
         guard finish(.failure(error)) else { return }
+        let started = state.withLock { $0.task != nil }
+        if started, URLSessionTransport.transferEnd.withLock({ $0 })?(url) == true { return }
         Self.calls.async { [self] in state.withLock { $0.task }?.cancel() }
     }
 
