@@ -23,17 +23,6 @@ package struct ResponseCache: Sendable {
         /// For a page of a listing: the count of the listing it was whole with.
         package var count: Int?
         package var body: Data
-
-        package init(
-            url: String, fetched: Date, etag: String? = nil, lastModified: String? = nil, count: Int? = nil, body: Data
-        ) {
-            self.url = url
-            self.fetched = fetched
-            self.etag = etag
-            self.lastModified = lastModified
-            self.count = count
-            self.body = body
-        }
     }
 
     package struct Summary: Sendable, Equatable {
