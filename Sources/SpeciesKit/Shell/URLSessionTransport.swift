@@ -89,7 +89,8 @@ public final class URLSessionTransport: HTTPTransport {
         var urlRequest = URLRequest(
             url: request.url, timeoutInterval: TimeLimits.sessionIdle(secondsLeft: request.limits.deadline.secondsLeft))
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        let exchange = Exchange(url: request.url, firstBytes: request.firstBytes)
+        let exchange = Exchange(
+            url: request.url, firstBytes: request.firstBytes, endTransfer: Self.transferEnd.withLock { $0 })
         let watch = Task { try await exchange.watch(request.limits) }
         defer { watch.cancel() }
         return try await withTaskCancellationHandler {
@@ -199,9 +200,12 @@ private final class Exchange: Sendable {
 
     let url: URL
     private let firstBytes: (@Sendable (Data) -> Void)?
+    private let endTransfer: (@Sendable (URL) -> Bool)?
     private let state = Mutex(State())
 
-    init(url: URL, firstBytes: (@Sendable (Data) -> Void)?) { (self.url, self.firstBytes) = (url, firstBytes) }
+    init(url: URL, firstBytes: (@Sendable (Data) -> Void)?, endTransfer: (@Sendable (URL) -> Bool)?) {
+        (self.url, self.firstBytes, self.endTransfer) = (url, firstBytes, endTransfer)
+    }
 
     /// On `calls`: resumes `task` for this exchange, unless it was stopped
     /// before it began.
@@ -317,14 +321,13 @@ private final class Exchange: Sendable {
         }
     }
 
-    /// Ends the exchange with `error` before its task is done, and ends the
-    /// task's transfer inside libcurl where it can
-    /// (`URLSessionTransport.transferEnd`), else cancels the task, on
-    /// `calls`: the caller goes on at once.
+    /// Ends the exchange with `error` before its task is done, and its
+    /// transfer: inside libcurl where `endTransfer` can (a task begun), else
+    /// by cancelling the task on `calls`. The caller goes on at once.
     func stop(_ error: TransportError) {
         guard finish(.failure(error)) else { return }
         let started = state.withLock { $0.task != nil }
-        if started, URLSessionTransport.transferEnd.withLock({ $0 })?(url) == true { return }
+        if started, endTransfer?(url) == true { return }
         Self.calls.async { [self] in state.withLock { $0.task }?.cancel() }
     }
 
