@@ -348,12 +348,12 @@ struct HostileServerTests {
         }
     }
 
-    /// A copy of swapi.info at another host, whose later pages flood: page 1
-    /// is the whole listing, so the pages asked beside it end at its first
-    /// bytes, inside libcurl (Sources/URLSessionFixes). Cancelling their
-    /// tasks instead waited behind the flood: each read gigabytes, and the
-    /// run ran out of its 15 s. Each reads at most what the sockets held
-    /// (about 4 MB here), far below 64 MiB.
+    /// A copy of swapi.info at another host, whose later pages flood (64 MiB
+    /// each, at once): page 1 is the whole listing, so the pages asked
+    /// beside it end at its first bytes, inside libcurl
+    /// (Sources/URLSessionFixes). Cancelling their tasks instead waited
+    /// behind the flood: 0.13.1 read 37 to 64 MiB of each. Each now reads
+    /// what the sockets held, 4 MB (8 MB at most beside 8 busy processes).
     @Test(arguments: SpeciesBuild.allCases)
     func pagesBesideAWholeListingEndAtItsFirstBytes(build: SpeciesBuild) async throws {
         let root = try await server.root(fault: "flood-beside", gate: 4, dialect: "info")
@@ -366,7 +366,7 @@ struct HostileServerTests {
         let floods = try await server.requests(fault: "flood-beside", gate: 4, dialect: "info", atLeast: 3, sent: true)
         #expect(
             Set(floods.compactMap { $0.split(separator: "=").last?.split(separator: " ").first }) == ["2", "3", "4"])
-        for flood in floods { #expect(Int(flood.split(separator: " ")[1]).map { $0 < 64 << 20 } == true, "\(flood)") }
+        for flood in floods { #expect(Int(flood.split(separator: " ")[1]).map { $0 < 32 << 20 } == true, "\(flood)") }
     }
 
     /// 20,000 header lines took FoundationNetworking 9 s, past any --timeout:

@@ -73,9 +73,10 @@ GATE_SECONDS = 60
 # How long page 1 of `fault=flood-beside` waits for the floods beside it to
 # end, and they for page 1 to begin: as long as the gate, for the same reason.
 FLOOD_SECONDS = GATE_SECONDS
-# How much a flood of `fault=flood-beside` sends at most: more than any client
-# reads in FLOOD_SECONDS, far more than its response size limit.
-FLOOD_BYTES = 1 << 40
+# The length of a flood of `fault=flood-beside`: within species' default
+# response size limit (100 MiB), so that only the first bytes of page 1 end
+# it early.
+FLOOD_BYTES = 64 << 20
 
 FAULTS = {
     "429-once": "the first request answers 429 with Retry-After: 1",
