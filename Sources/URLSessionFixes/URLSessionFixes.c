@@ -332,11 +332,11 @@ static size_t header_wrapper(char *buffer, size_t size, size_t count, void *user
 // their end before their cancellation came through (461 to 681 ms, longer
 // than page 1 took); from a server that kept sending, the cancellation
 // never came in a run's 15 s (docs/performance.md; HostileServerTests,
-// fault=flood-beside). url_session_fixes_end ends a
-// transfer at once instead: it marks the one transfer libcurl runs for
-// that URL, whose next header line or body bytes its wrappers then refuse,
-// and whose completion, should libcurl report it "OK" after the mark, is
-// reported as that refusal. FoundationNetworking completes the task once,
+// fault=flood-beside). url_session_fixes_end ends a transfer at once
+// instead: it marks the one transfer libcurl runs for that URL, whose next
+// header line or body bytes its wrappers then refuse, and whose
+// completion, should libcurl report it "OK" after the mark, is reported as
+// that refusal. FoundationNetworking completes the task once,
 // as failed (CURLE_WRITE_ERROR), as it does for the header refusal above.
 // The task must not be cancelled as well: a cancellation that comes before
 // that completion reaches the delegate queue completes the task a second
