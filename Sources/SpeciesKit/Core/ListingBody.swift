@@ -115,13 +115,14 @@ extension ListingBody {
         }
         var listing = ListingBody(dialect: .info, count: elements.count)
         listing.species.reserveCapacity(elements.count)
+        let decoder = ResponseBody.decoder(for: body)
         for first in stride(from: 0, to: elements.count, by: batch) {
             let last = min(first + batch, elements.count) - 1
             var text = Data("[".utf8)
             text += body[body.startIndex + elements[first].lowerBound..<body.startIndex + elements[last].upperBound]
             text += Data("]".utf8)
             let decoded: [Lenient<StarWarsSpecies.Decoded>]
-            do { decoded = try JSONDecoder().decode([Lenient<StarWarsSpecies.Decoded>].self, from: text) } catch {
+            do { decoded = try decoder.decode([Lenient<StarWarsSpecies.Decoded>].self, from: text) } catch {
                 return .failure(.invalidResponse(url: url, .malformed))
             }
             for (offset, element) in decoded.enumerated() { listing.add(element.value, at: "[\(first + offset)]") }
