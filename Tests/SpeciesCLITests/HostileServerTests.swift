@@ -352,7 +352,7 @@ struct HostileServerTests {
     /// each, at once): page 1 is the whole listing, so the pages asked
     /// beside it end at its first bytes, inside libcurl
     /// (Sources/URLSessionFixes). Cancelling their tasks instead waited
-    /// behind the flood: 0.13.1 read 37 to 64 MiB of each. Each now reads
+    /// behind the flood: 0.13.1 read 36 to 64 MiB of each. Each now reads
     /// what the sockets held, 4 MB (8 MB at most beside 8 busy processes).
     @Test(arguments: SpeciesBuild.allCases)
     func pagesBesideAWholeListingEndAtItsFirstBytes(build: SpeciesBuild) async throws {
