@@ -8,7 +8,8 @@ import TestSupport
 /// Mutates recorded pages and species (their bytes, or values anywhere in
 /// their JSON), or the status and headers they come with, and runs
 /// `list --all-pages` and `show` over them as the tool does: never a crash,
-/// only documented exit statuses, and output that is safe for a terminal
+/// only documented exit statuses (0 or 65, and 69 for a listing that says
+/// it is empty: not SWAPI), and output that is safe for a terminal
 /// and JSON that parses. `make test` runs a few hundred cases; `make fuzz`
 /// runs FUZZ_CASES (10,000) of them. FUZZ_SEED repeats a run.
 @Suite("Fuzzing recorded responses")
@@ -20,7 +21,7 @@ struct FuzzTests {
     static let pages = (1...4).map { "https://swapi.dev/api/species/?page=\($0)" }
     static let formats: [OutputFormat] = [.table, .json, .jsonl, .csv, .markdown]
 
-    @Test func mutatedResponsesNeverCrashAndExitOnly0Or65() async throws {
+    @Test func mutatedResponsesNeverCrashAndExitOnlyAsDocumented() async throws {
         let recorded = try Fixtures.recordedResponses()
         var random = SplitMix64(seed: Self.seed)
         var statuses: [species.ExitStatus: Int] = [:]
@@ -46,16 +47,19 @@ struct FuzzTests {
             statuses[status, default: 0] += 1
             let format: OutputFormat =
                 showing ? (number % 2 == 0 ? .json : .table) : Self.formats[number % Self.formats.count]
+            // A count mutated to 0 makes page 1 an empty species list: not
+            // SWAPI, 69 (docs/cli.md). Seed 20141210 reaches it at case 956.
+            let empty = diagnostics.errors.first?.hasSuffix("does not answer as SWAPI does: its species list is empty")
             let problem = Self.problem(
-                status: status, allowed: [.success, .badData], format: format, output: output.text,
-                diagnostics: diagnostics)
+                status: status, allowed: empty == true ? [.unavailable] : [.success, .badData], format: format,
+                output: output.text, diagnostics: diagnostics)
             #expect(
                 problem == nil,
                 "case \(number) of seed \(Self.seed): \(problem ?? "") for \(String(decoding: mutated.prefix(300), as: UTF8.self))"
             )
         }
         print(
-            "fuzzed \(Self.cases) mutated responses (seed \(Self.seed)): \(statuses[.success] ?? 0) exit 0, \(statuses[.badData] ?? 0) exit 65"
+            "fuzzed \(Self.cases) mutated responses (seed \(Self.seed)): \(statuses[.success] ?? 0) exit 0, \(statuses[.badData] ?? 0) exit 65, \(statuses[.unavailable] ?? 0) exit 69 (not SWAPI)"
         )
         #expect(
             statuses[.success, default: 0] > 0 && statuses[.badData, default: 0] > 0,
