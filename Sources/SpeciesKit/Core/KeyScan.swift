@@ -24,32 +24,35 @@ struct KeyScan: Sendable {
         json.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var index = 0
-            while index < bytes.count {
-                guard bytes[index] == UInt8(ascii: "\"") else {
-                    index += 1
-                    continue
-                }
-                let start = index + 1
-                var unusual = false
-                index = start
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                    if bytes[index] >= 0x80 { unusual = true }
-                    if bytes[index] == UInt8(ascii: "\\") { (unusual, index) = (true, index + 1) }
-                    index += 1
-                }
-                let end = min(index, bytes.count)
-                index += 1
+            while let open = Self.quote(in: raw, from: index) {
+                // The closing quote is the first with an even run of
+                // backslashes before it.
+                var close = open
+                repeat {
+                    guard let found = Self.quote(in: raw, from: close + 1) else { return false }
+                    close = found
+                } while (open + 1..<close).reversed().prefix { bytes[$0] == UInt8(ascii: "\\") }.count % 2 == 1
+                index = close + 1
                 var after = index
                 while after < bytes.count, bytes[after].isJSONWhitespace { after += 1 }
                 guard after < bytes.count, bytes[after] == UInt8(ascii: ":") else { continue }
-                if unusual { return true }
-                let length = end - start
-                if length < byLength.count, byLength[length].contains(where: { $0.elementsEqual(bytes[start..<end]) }) {
+                let key = bytes[open + 1..<close]
+                if key.contains(where: { $0 == UInt8(ascii: "\\") || $0 >= 0x80 }) { return true }
+                if key.count < byLength.count, byLength[key.count].contains(where: { $0.elementsEqual(key) }) {
                     return true
                 }
             }
             return false
         }
+    }
+
+    /// The place of the first quote at or after `index`: memchr, as a value
+    /// may be megabytes long.
+    private static func quote(in raw: UnsafeRawBufferPointer, from index: Int) -> Int? {
+        guard index < raw.count, let base = raw.baseAddress,
+            let found = memchr(base + index, Int32(UInt8(ascii: "\"")), raw.count - index)
+        else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 }
 
