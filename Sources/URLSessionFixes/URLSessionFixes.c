@@ -329,10 +329,9 @@ static size_t header_wrapper(char *buffer, size_t size, size_t count, void *user
 // (workQueue.sync in URLSessionTask.swift), which FoundationNetworking keeps
 // busy handing over the data of every transfer in flight: the pages asked
 // beside a page 1 that turned out to hold the whole listing were read to
-// their end before their cancellation came through (461 to 681 ms, longer
-// than page 1 took); from a server that kept sending, the cancellation
-// never came in a run's 15 s (docs/performance.md; HostileServerTests,
-// fault=flood-beside). url_session_fixes_end ends a transfer at once
+// their end before their cancellation came through, and from a server that
+// kept sending, never (docs/performance.md, "Memory in proportion to the
+// answer, again"; HostileServerTests, fault=flood-beside). url_session_fixes_end ends a transfer at once
 // instead: it marks the one transfer libcurl runs for that URL, whose next
 // header line or body bytes its wrappers then refuse, and whose
 // completion, should libcurl report it "OK" after the mark, is reported as

@@ -2,10 +2,10 @@ import Foundation
 
 /// Whether a JSON text has any of some object keys, read from its bytes
 /// before it is decoded. `StarWarsSpecies.Decoded` asks each object whether
-/// it holds another kind's 40 marks (they alone took 0.37 s of the 2.67 s a
-/// listing of 100,000 species took) and the camelCase spellings; a body
-/// without any of those keys is decoded without asking
-/// (`CodingUserInfoKey.plainKeys`; docs/performance.md).
+/// it holds another kind's marks and the camelCase spellings, the costliest
+/// part of reading a large listing (docs/performance.md, "Reading 100,000
+/// species"); a body without any of those keys is decoded without asking
+/// (`CodingUserInfoKey.plainKeys`).
 struct KeyScan: Sendable {
     /// The keys' bytes, by their length.
     private let byLength: [[[UInt8]]]
