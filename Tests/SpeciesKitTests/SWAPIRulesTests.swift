@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TestSupport
 
 @testable import SpeciesKit
 
@@ -44,53 +43,6 @@ struct SWAPIRulesTests {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(StarWarsSpecies.self, from: Data(crawler.utf8))
         }
-    }
-
-    /// The keys a body holds, read from its bytes (`KeyScan`): a key at any
-    /// depth, never a value; a key with an escape or a byte past ASCII may
-    /// be any.
-    @Test(arguments: [
-        (#"{"name":"x","height":"1"}"#, true), (#"{"name":"height"}"#, false), (#"{"a":[{"height":1}]}"#, true),
-        (#"{"hei\u0067ht":1}"#, true), (#"{"name":"a\"height\":"}"#, false), (#"{"height" : 1}"#, true),
-        (#"["height"]"#, false), (#"{"heights":1,"eight":2}"#, false), (#"{"n\u00e4me":1}"#, true),
-        ("{\"n\u{e4}me\":1}", true), (#"{"name":"\\","height":1}"#, true), (#"{"averageHeight":"1"}"#, true),
-        (#"{"name":"Hum\"an"}"#, false), ("", false), (#"{"height"#, false),
-    ])
-    func aBodyHoldsAKeyThatDecodedAsks(json: String, holds: Bool) {
-        #expect(StarWarsSpecies.Decoded.askedKeys.appears(in: Data(json.utf8)) == holds)
-    }
-
-    /// A listing reads the same whether `Decoded` asks each object for the
-    /// marks of another kind and the camelCase spellings or, the body
-    /// holding none of them, does not.
-    @Test(arguments: [
-        "species-page-1.json", "camelCase", "crawler", "wrong-types",
-    ])
-    func aListingReadsTheSameWithoutAskingForKeysItLacks(body name: String) throws {
-        let page = try Fixtures.data("swapi/species-page-1.json")
-        let body =
-            switch name {
-            case "camelCase":
-                Data(
-                    String(decoding: page, as: UTF8.self).replacingOccurrences(
-                        of: "\"average_height\"", with: "\"averageHeight\""
-                    ).utf8)
-            case "crawler":
-                Data(
-                    String(decoding: page, as: UTF8.self).replacingOccurrences(
-                        of: "\"designation\"", with: "\"model\""
-                    ).utf8)
-            case "wrong-types": try Fixtures.data("bad/wrong-types.json")
-            default: page
-            }
-        let url = try #require(URL(string: "https://swapi.dev/api/species/"))
-        let scanned = try ResponseBody.decode(ListingBody.self, from: body, url: url)
-        let asked = try JSONDecoder().decode(ListingBody.self, from: body)
-        #expect(scanned.species == asked.species && scanned.issues == asked.issues)
-        #expect(scanned.notASpecies == asked.notASpecies)
-        #expect(StarWarsSpecies.Decoded.askedKeys.appears(in: body) == (name == "camelCase" || name == "crawler"))
-        if name == "camelCase" { #expect(scanned.species.first?.averageHeight == 180) }
-        if name == "crawler" { #expect(scanned.notASpecies == "results[0]") }
     }
 
     /// Names as `show` reads them: one identity for what it cannot tell apart.

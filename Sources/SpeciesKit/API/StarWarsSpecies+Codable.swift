@@ -37,17 +37,14 @@ extension StarWarsSpecies: Codable {
                 throw DecodingError.dataCorruptedError(
                     forKey: FieldKey(.url), in: container, debugDescription: "a species URL")
             }
-            let plain = CodingUserInfoKey.plainKeys.map { decoder.userInfo[$0] as? Bool == true } ?? false
-            if !plain,
-                let (key, kind) = ResourceReference.Kind.species.foreignMark(has: {
-                    container.contains(FieldKey(stringValue: $0))
-                })
-            {
+            if let (key, kind) = ResourceReference.Kind.species.foreignMark(has: {
+                container.contains(FieldKey(stringValue: $0))
+            }) {
                 throw DecodingError.dataCorruptedError(
                     forKey: FieldKey(stringValue: key), in: container,
                     debugDescription: "a species' field (it is a \(kind.noun)'s)")
             }
-            var reader = FieldReader(container: container, plain: plain)
+            var reader = FieldReader(container: container)
             var species = StarWarsSpecies(url: url, name: "")
             for (field, key, camelCase) in FieldReader.keys {
                 reader.read(field, key: key, camelCase: camelCase, into: &species)
@@ -56,16 +53,7 @@ extension StarWarsSpecies: Codable {
             invalidFields = reader.invalid
         }
     }
-}
 
-extension StarWarsSpecies.Decoded {
-    /// The keys `init(from:)` asks each object whether it holds: another
-    /// kind's marks and the camelCase spellings. When the body holds none
-    /// of them (`CodingUserInfoKey.plainKeys`), it does not ask.
-    static let askedKeys = KeyScan(ResourceReference.Kind.species.marks + FieldReader.camelCaseKeys)
-}
-
-extension StarWarsSpecies {
     /// A field that could not be read, and was treated as absent.
     public struct InvalidField: Hashable, Sendable, CustomStringConvertible {
         /// Why a field could not be read.
@@ -124,13 +112,11 @@ private struct FieldReader {
     typealias Key = StarWarsSpecies.FieldKey
 
     let container: KeyedDecodingContainer<Key>
-    /// The body holds no camelCase spelling as a key (`KeyScan`).
-    let plain: Bool
     var invalid: [StarWarsSpecies.InvalidField] = []
 
     mutating func read(_ field: SpeciesField, key: Key, camelCase: Key?, into species: inout StarWarsSpecies) {
         let row = field.row
-        let key = plain ? key : camelCase.map { container.contains(key) ? key : $0 } ?? key
+        let key = camelCase.map { container.contains(key) ? key : $0 } ?? key
         let value: SpeciesField.Value
         switch row.kind {
         case .id, .url: return
@@ -153,9 +139,6 @@ private struct FieldReader {
         let camelCase = words.count > 1 ? String(words[0]) + words.dropFirst().map(\.capitalized).joined() : nil
         return (field, Key(field), camelCase.map(Key.init(stringValue:)))
     }
-
-    /// The camelCase spellings, asked for where the body may hold them.
-    static let camelCaseKeys = keys.compactMap { $0.camelCase?.stringValue }
 
     /// swapi.tech writes `.../planets/null` for a species without a
     /// homeworld, where the others write null.

@@ -117,7 +117,7 @@ extension ListingBody {
         }
         var listing = ListingBody(dialect: .info, count: elements.count)
         listing.species.reserveCapacity(elements.count)
-        let decoder = ResponseBody.decoder(for: body)
+        let decoder = JSONDecoder()
         let firsts = Array(stride(from: 0, to: elements.count, by: batch))
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         for round in stride(from: 0, to: firsts.count, by: cores) {

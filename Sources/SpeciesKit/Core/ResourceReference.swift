@@ -67,9 +67,6 @@ struct ResourceReference: Hashable, Sendable, CustomStringConvertible {
         func foreignMark(has: (String) -> Bool) -> (key: String, kind: Kind)? {
             Self.foreign[self, default: []].first { has($0.key) }
         }
-
-        /// The keys that mark an object as of another kind.
-        var marks: [String] { Self.foreign[self, default: []].map(\.key) }
     }
 
     let kind: Kind

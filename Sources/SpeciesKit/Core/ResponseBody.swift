@@ -8,19 +8,9 @@ enum ResponseBody {
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
             throw .invalidResponse(url: url, .notJSON(begins: first == nil ? "" : preview(of: body)))
         }
-        do { return try decoder(for: body).decode(Value.self, from: body) } catch let error as DecodingError {
+        do { return try JSONDecoder().decode(Value.self, from: body) } catch let error as DecodingError {
             throw .invalidResponse(url: url, problem(error))
         } catch { throw .invalidResponse(url: url, .malformed) }
-    }
-
-    /// A decoder of `body` that tells `StarWarsSpecies.Decoded` whether the
-    /// body holds any of the keys it would ask each object for.
-    static func decoder(for body: Data) -> JSONDecoder {
-        let decoder = JSONDecoder()
-        if let key = CodingUserInfoKey.plainKeys {
-            decoder.userInfo[key] = !StarWarsSpecies.Decoded.askedKeys.appears(in: body)
-        }
-        return decoder
     }
 
     /// `decode`'s value, or its error.
