@@ -55,13 +55,9 @@ struct RelatedResource: Decodable, Sendable, Equatable {
     var episode: Int?
     /// Whether it may be a resource of each kind.
     var kinds = Set(ResourceReference.Kind.allCases)
+}
 
-    init(name: String? = nil, title: String? = nil, episode: Int? = nil) {
-        self.name = name
-        self.title = title
-        self.episode = episode
-    }
-
+extension RelatedResource {
     /// A value of another type is absent.
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: StarWarsSpecies.FieldKey.self)

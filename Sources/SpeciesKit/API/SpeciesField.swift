@@ -70,65 +70,41 @@ public enum SpeciesField: CaseIterable, Sendable {
         let kind: Kind
         let get: (StarWarsSpecies) -> Value
         let set: (inout StarWarsSpecies, Value) -> Void
+
+        /// A row named as its key unless `name` says otherwise; `get` reads
+        /// the field of a species, `set` writes it.
+        init(
+            _ key: String, name: String? = nil, _ kind: Kind, _ get: @escaping (StarWarsSpecies) -> Value,
+            _ set: @escaping (inout StarWarsSpecies, Value) -> Void
+        ) { (self.key, self.name, self.kind, self.get, self.set) = (key, name ?? key, kind, get, set) }
     }
 
     /// The table: JSON key, short name, kind, and place in the model.
     var row: Row {
         switch self {
-        case .id: Row(key: "id", name: "id", kind: .id, get: { .number($0.id) }, set: { _, _ in })
-        case .name:
-            Row(key: "name", name: "name", kind: .text, get: { .text($0.name) }, set: { $0.name = $1.text ?? "" })
+        case .id: Row("id", .id, { .number($0.id) }, { _, _ in })
+        case .name: Row("name", .text, { .text($0.name) }, { $0.name = $1.text ?? "" })
         case .classification:
-            Row(
-                key: "classification", name: "classification", kind: .text, get: { .text($0.classification) },
-                set: { $0.classification = $1.text })
-        case .designation:
-            Row(
-                key: "designation", name: "designation", kind: .text, get: { .text($0.designation) },
-                set: { $0.designation = $1.text })
+            Row("classification", .text, { .text($0.classification) }, { $0.classification = $1.text })
+        case .designation: Row("designation", .text, { .text($0.designation) }, { $0.designation = $1.text })
         case .averageHeight:
             Row(
-                key: "average_height", name: "height", kind: .number, get: { .number($0.averageHeight) },
-                set: { $0.averageHeight = $1.number })
-        case .skinColors:
-            Row(
-                key: "skin_colors", name: "skin_colors", kind: .colors, get: { .list($0.skinColors) },
-                set: { $0.skinColors = $1.list })
-        case .hairColors:
-            Row(
-                key: "hair_colors", name: "hair_colors", kind: .colors, get: { .list($0.hairColors) },
-                set: { $0.hairColors = $1.list })
-        case .eyeColors:
-            Row(
-                key: "eye_colors", name: "eye_colors", kind: .colors, get: { .list($0.eyeColors) },
-                set: { $0.eyeColors = $1.list })
+                "average_height", name: "height", .number, { .number($0.averageHeight) },
+                { $0.averageHeight = $1.number })
+        case .skinColors: Row("skin_colors", .colors, { .list($0.skinColors) }, { $0.skinColors = $1.list })
+        case .hairColors: Row("hair_colors", .colors, { .list($0.hairColors) }, { $0.hairColors = $1.list })
+        case .eyeColors: Row("eye_colors", .colors, { .list($0.eyeColors) }, { $0.eyeColors = $1.list })
         case .averageLifespan:
             Row(
-                key: "average_lifespan", name: "lifespan", kind: .text, get: { .text($0.averageLifespan) },
-                set: { $0.averageLifespan = $1.text })
-        case .homeworld:
-            Row(
-                key: "homeworld", name: "homeworld", kind: .planet, get: { .text($0.homeworld) },
-                set: { $0.homeworld = $1.text })
-        case .language:
-            Row(
-                key: "language", name: "language", kind: .text, get: { .text($0.language) },
-                set: { $0.language = $1.text })
-        case .people:
-            Row(
-                key: "people", name: "people", kind: .links, get: { .list($0.people) },
-                set: { $0.people = $1.list ?? [] })
-        case .films:
-            Row(key: "films", name: "films", kind: .links, get: { .list($0.films) }, set: { $0.films = $1.list ?? [] })
-        case .created:
-            Row(
-                key: "created", name: "created", kind: .date, get: { .date($0.createdTimestamp) },
-                set: { $0.createdTimestamp = $1.date })
-        case .edited:
-            Row(
-                key: "edited", name: "edited", kind: .date, get: { .date($0.editedTimestamp) },
-                set: { $0.editedTimestamp = $1.date })
-        case .url: Row(key: "url", name: "url", kind: .url, get: { .text($0.url) }, set: { $0.url = $1.text ?? $0.url })
+                "average_lifespan", name: "lifespan", .text, { .text($0.averageLifespan) },
+                { $0.averageLifespan = $1.text })
+        case .homeworld: Row("homeworld", .planet, { .text($0.homeworld) }, { $0.homeworld = $1.text })
+        case .language: Row("language", .text, { .text($0.language) }, { $0.language = $1.text })
+        case .people: Row("people", .links, { .list($0.people) }, { $0.people = $1.list ?? [] })
+        case .films: Row("films", .links, { .list($0.films) }, { $0.films = $1.list ?? [] })
+        case .created: Row("created", .date, { .date($0.createdTimestamp) }, { $0.createdTimestamp = $1.date })
+        case .edited: Row("edited", .date, { .date($0.editedTimestamp) }, { $0.editedTimestamp = $1.date })
+        case .url: Row("url", .url, { .text($0.url) }, { $0.url = $1.text ?? $0.url })
         }
     }
 

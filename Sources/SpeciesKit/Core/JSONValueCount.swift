@@ -20,18 +20,6 @@ struct JSONValueCount {
     let maxValues: Int
     let maxLongStrings: Int
 
-    /// The limits under a size limit of `maxSize` bytes.
-    init(maxSize: Int) {
-        self.init(
-            maxValues: max(Self.smallestLimits.values, maxSize / Self.bytesPerValue),
-            maxLongStrings: max(Self.smallestLimits.longStrings, maxSize / Self.bytesPerLongString))
-    }
-
-    init(maxValues: Int, maxLongStrings: Int) {
-        self.maxValues = maxValues
-        self.maxLongStrings = maxLongStrings
-    }
-
     /// Which limit `json` passes; nil when it is within them. Object keys are not values;
     /// every element of an array and every member's value is. Only the
     /// structure is read: what is not JSON is left to the decoder.
@@ -79,6 +67,15 @@ struct JSONValueCount {
             }
             return nil
         }
+    }
+}
+
+extension JSONValueCount {
+    /// The limits under a size limit of `maxSize` bytes.
+    init(maxSize: Int) {
+        self.init(
+            maxValues: max(Self.smallestLimits.values, maxSize / Self.bytesPerValue),
+            maxLongStrings: max(Self.smallestLimits.longStrings, maxSize / Self.bytesPerLongString))
     }
 }
 

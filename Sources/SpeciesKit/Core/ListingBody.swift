@@ -31,7 +31,9 @@ struct ListingBody: Decodable, Sendable {
         case count, next, results, message, result
         case totalRecords = "total_records"
     }
+}
 
+extension ListingBody {
     /// swapi.dev's or swapi.tech's listing, an object; swapi.info's array
     /// is `read(_:url:)`'s.
     init(from decoder: any Decoder) throws {
@@ -141,11 +143,6 @@ extension ListingBody {
         }
         listing.count = listing.species.count
         return .success(listing)
-    }
-
-    private init(dialect: Dialect, count: Int) {
-        self.dialect = dialect
-        self.count = count
     }
 }
 
