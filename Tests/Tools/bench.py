@@ -337,7 +337,10 @@ def main():
             callers = os.path.join(scratch, f"callers{len(label)}")
             with open(callers + ".swift", "w") as source:
                 source.write(CALLERS)
-            objects = sorted(glob.glob(os.path.join(folder, "SpeciesKit.build", "*.o")))
+            # The objects of the sources built, not every *.o left in the folder
+            # (a removed source leaves its object behind).
+            with open(os.path.join(folder, "SpeciesKit.build", "output-file-map.json")) as built_map:
+                objects = sorted(entry["object"] for source, entry in json.load(built_map).items() if source)
             built = subprocess.run(["swiftc", "-O", "-static-stdlib", "-parse-as-library", "-I", os.path.join(folder, "Modules"),
                                     callers + ".swift", *objects, "-o", callers] + link, capture_output=True, text=True)
             if built.returncode != 0:
