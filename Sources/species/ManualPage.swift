@@ -8,7 +8,7 @@ enum ManualPage {
     static let exampleWidth = 66
 
     /// Fixed, so that the page only changes when its text does.
-    static let date = "2026-12-06"
+    static let date = "2026-12-07"
 
     /// The environment variables: the options' own, then the others.
     static var environment: [(name: String, meaning: String)] {

@@ -1,7 +1,7 @@
 import BuildInfo
 import SpeciesKit
 
-/// What `species --version` prints: `species 0.13.2 (e65e440, 2026-11-24)`,
+/// What `species --version` prints: `species 0.13.3 (e65e440, 2026-11-24)`,
 /// the commit and build date when the build knows them (`make` tells it).
 enum VersionText {
     static var line: String {

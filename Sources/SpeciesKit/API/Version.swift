@@ -2,5 +2,5 @@
 public enum SpeciesRelease {
     /// The version of species and SpeciesKit: the one place it is stated
     /// (the Makefile reads it from here).
-    public static let version = "0.13.2"
+    public static let version = "0.13.3"
 }
