@@ -106,13 +106,16 @@ extension ListingBody {
 extension ListingBody {
     /// Elements decoded at once from swapi.info's array.
     static let batch = 1000
+    /// Batches decoded side by side at most, whatever the cores: what a
+    /// round holds beyond the listing stays four batches' decoding.
+    static let round = 4
 
     /// The listing `body` holds. swapi.info's array, which may hold a
     /// service's every species, is decoded `batch` elements at a time:
     /// JSONDecoder maps a whole document before it decodes any of it, at
     /// three bytes and more a byte, so the memory decoding takes is a
-    /// batch's, not the whole array's. A round of batches, one a core,
-    /// decodes side by side (docs/performance.md).
+    /// batch's, not the whole array's. A round of batches, one a core and
+    /// `round` at most, decodes side by side (docs/performance.md).
     static func read(_ body: Data, url: URL) -> Result<ListingBody, Fault> {
         guard let elements = JSONArray.elements(of: body) else {
             return ResponseBody.decoded(ListingBody.self, from: body, url: url)
@@ -121,9 +124,9 @@ extension ListingBody {
         listing.species.reserveCapacity(elements.count)
         let decoder = JSONDecoder()
         let firsts = Array(stride(from: 0, to: elements.count, by: batch))
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        for round in stride(from: 0, to: firsts.count, by: cores) {
-            let starts = firsts[round..<min(round + cores, firsts.count)]
+        let width = min(max(1, ProcessInfo.processInfo.activeProcessorCount), round)
+        for start in stride(from: 0, to: firsts.count, by: width) {
+            let starts = firsts[start..<min(start + width, firsts.count)]
             let decoded = Mutex([Int: [Lenient<StarWarsSpecies.Decoded>]]())
             DispatchQueue.concurrentPerform(iterations: starts.count) { index in
                 let first = starts[starts.startIndex + index]
