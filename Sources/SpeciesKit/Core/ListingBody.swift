@@ -123,13 +123,12 @@ extension ListingBody {
         var listing = ListingBody(dialect: .info, count: elements.count)
         listing.species.reserveCapacity(elements.count)
         let decoder = JSONDecoder()
-        let firsts = Array(stride(from: 0, to: elements.count, by: batch))
-        let width = min(max(1, ProcessInfo.processInfo.activeProcessorCount), round)
-        for start in stride(from: 0, to: firsts.count, by: width) {
-            let starts = firsts[start..<min(start + width, firsts.count)]
+        let span = batch * min(max(1, ProcessInfo.processInfo.activeProcessorCount), round)
+        for start in stride(from: 0, to: elements.count, by: span) {
+            let starts = Array(stride(from: start, to: min(start + span, elements.count), by: batch))
             let decoded = Mutex([Int: [Lenient<StarWarsSpecies.Decoded>]]())
             DispatchQueue.concurrentPerform(iterations: starts.count) { index in
-                let first = starts[starts.startIndex + index]
+                let first = starts[index]
                 let last = min(first + batch, elements.count) - 1
                 var text = Data("[".utf8)
                 text += body[body.startIndex + elements[first].lowerBound..<body.startIndex + elements[last].upperBound]
