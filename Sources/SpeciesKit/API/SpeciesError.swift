@@ -75,8 +75,8 @@ public struct SpeciesError: Error, Sendable, Hashable, CustomStringConvertible, 
         suggestions: [String] = []
     ) {
         fault = .made(
-            Made(
-                kind: kind, sentence: description, url: url, setting: setting, httpStatus: httpStatus,
+            Fault.Facts(
+                sentence: description, kind: kind, setting: setting, url: url, httpStatus: httpStatus,
                 retryAfter: retryAfter, urlErrorCode: urlErrorCode, candidates: candidates, suggestions: suggestions))
     }
 
@@ -84,31 +84,31 @@ public struct SpeciesError: Error, Sendable, Hashable, CustomStringConvertible, 
     public var kind: Kind { fault.facts.kind }
     /// The URL concerned, when one is: the request that failed, or the page
     /// that broke a rule.
-    public var url: URL? { fault.url }
+    public var url: URL? { fault.facts.url }
     /// The setting that changes the outcome, when one does.
     public var setting: Setting? { fault.facts.setting }
     /// The sentence: `species 99 does not exist (https://swapi.dev/api/species/99/ answered 404 Not Found)`.
-    public var description: String { fault.sentence }
+    public var description: String { fault.facts.sentence }
     /// The names a name matches (kind ``Kind/ambiguousName``), in API order;
     /// empty otherwise.
-    public var candidates: [String] { fault.details.candidates }
+    public var candidates: [String] { fault.facts.candidates }
     /// The names closest to a name that matched none (kind
     /// ``Kind/nothingMatched``), closest first, at most three; empty
     /// otherwise, or when none is close.
-    public var suggestions: [String] { fault.details.suggestions }
+    public var suggestions: [String] { fault.facts.suggestions }
     /// The HTTP status of the service's answer that failed, when one did
     /// (of several services, the last one's that answered with one).
-    public var httpStatus: Int? { fault.details.httpStatus }
+    public var httpStatus: Int? { fault.facts.httpStatus }
     /// Seconds the service asked to wait (`Retry-After`), when it asked:
     /// a wait longer than the timeout left, or one asked after the last
     /// retry (with `retries: 0`, after the first answer).
-    public var retryAfter: Double? { fault.details.retryAfter }
+    public var retryAfter: Double? { fault.facts.retryAfter }
     /// The transport's `URLError` code where the network failed
     /// (``TransportError/urlErrorCode``): `.notConnectedToInternet` is the
     /// device offline, `.cannotConnectToHost` or `.cannotFindHost` the
     /// service down or gone, `.timedOut` too slow; of several services, the
     /// last one's that failed so. Nil when the network did not fail.
-    public var urlErrorCode: URLError.Code? { fault.details.urlErrorCode }
+    public var urlErrorCode: URLError.Code? { fault.facts.urlErrorCode }
     /// The sentence of ``description``.
     public var errorDescription: String? { description }
     /// Why it failed, by its kind.
@@ -178,19 +178,6 @@ extension SpeciesError {
     public static let cancelled = Kind.cancelled
 }
 
-/// An error made with ``SpeciesError/init(_:_:url:setting:httpStatus:retryAfter:candidates:suggestions:)``.
-struct Made: Sendable, Equatable {
-    var kind: SpeciesError.Kind
-    var sentence: String
-    var url: URL?
-    var setting: SpeciesError.Setting?
-    var httpStatus: Int?
-    var retryAfter: Double?
-    var urlErrorCode: URLError.Code?
-    var candidates: [String]
-    var suggestions: [String]
-}
-
 /// Why the client could not give the answer asked for, in detail: what a
 /// ``SpeciesError`` holds. Internal, so that it can grow.
 enum Fault: Error, Sendable, Equatable {
@@ -251,7 +238,7 @@ enum Fault: Error, Sendable, Equatable {
     /// The task that asked was cancelled before an answer came.
     case cancelled
     /// One made by a caller.
-    case made(Made)
+    case made(Facts)
 
     /// What a caller can do about it.
     var kind: SpeciesError.Kind { facts.kind }
@@ -261,38 +248,14 @@ enum Fault: Error, Sendable, Equatable {
     /// A question the service itself refuses (`DetailReader`) is its answer.
     var isAnswer: Bool { kind == .nothingMatched || kind == .ambiguousName || kind == .badQuestion }
 
-    /// What an app acts on, of those `SpeciesError` shows.
-    var details: Made {
-        var made = Made(
-            kind: kind, sentence: sentence, url: url, setting: facts.setting, candidates: [], suggestions: [])
-        switch self {
-        case .made(let given): return given
-        case .noSuchName(_, let suggestions): made.suggestions = suggestions
-        case .ambiguousName(_, let matches): made.candidates = matches
-        case .httpStatus(let status, _, let retryAfter): (made.httpStatus, made.retryAfter) = (status, retryAfter)
-        case .notSWAPI(_, let status?): made.httpStatus = status
-        case .rateLimited(_, let status, let retryAfter, _, _):
-            (made.httpStatus, made.retryAfter) = (status, retryAfter)
-        case .unanswered(let cause, _): return cause.details
-        case .unreachable(let error): made.urlErrorCode = error.urlErrorCode
-        case .noServiceAnswered(let failures):
-            let details = failures.map(\.error.details)
-            made.httpStatus = details.last { $0.httpStatus != nil }?.httpStatus
-            made.retryAfter = details.last { $0.retryAfter != nil }?.retryAfter
-            made.urlErrorCode = details.last { $0.urlErrorCode != nil }?.urlErrorCode
-        default: break
-        }
-        return made
-    }
-
     /// What to do about it.
     var recovery: String {
-        let details = self.details
+        let facts = self.facts
         switch kind {
-        case .nothingMatched where !details.suggestions.isEmpty:
-            return "Did you mean \(Phrase.alternatives(details.suggestions.map { "'\($0)'" }))?"
+        case .nothingMatched where !facts.suggestions.isEmpty:
+            return "Did you mean \(Phrase.alternatives(facts.suggestions.map { "'\($0)'" }))?"
         case .nothingMatched: return "Check the spelling, the id or the page; allSpecies() lists every species."
-        case .ambiguousName: return "Give one full name: \(Phrase.alternatives(details.candidates.map { "'\($0)'" }))."
+        case .ambiguousName: return "Give one full name: \(Phrase.alternatives(facts.candidates.map { "'\($0)'" }))."
         case .badQuestion:
             return
                 "Change the argument, or the configuration's \(facts.setting?.description ?? "setting"), as the description says."
@@ -302,7 +265,7 @@ enum Fault: Error, Sendable, Equatable {
         case .cancelled: return "Ask again, from a task that is not cancelled."
         default: break
         }
-        if let retryAfter = details.retryAfter {
+        if let retryAfter = facts.retryAfter {
             return "Ask again after \(TimeSpan.describe(retryAfter)), as the service asks."
         }
         switch facts.setting {
@@ -315,64 +278,52 @@ enum Fault: Error, Sendable, Equatable {
         }
     }
 
-    /// The sentence of the error.
-    var sentence: String {
-        let inner = if case .unanswered(let cause, _) = self { cause.sentence + "; " } else { "" }
-        return inner + facts.sentence
-    }
-
-    /// The URL concerned, when one is.
-    var url: URL? {
-        switch self {
-        case .notFound(_, let url), .notCached(let url), .httpStatus(_, let url, _), .notSWAPI(let url, _),
-            .rateLimited(let url, _, _, _, _), .invalidResponse(let url, _), .incomplete(let url, _),
-            .badLink(let url, _, _), .tooLarge(let url, _), .redirected(let url, _):
-            url
-        case .unreachable(let error): error.url
-        case .unanswered(let cause, _): cause.url
-        case .made(let made): made.url
-        default: nil
-        }
-    }
-
     /// Each case's sentence, what a caller can do, why the API did not
-    /// answer (for the notice that says what stood in), and the setting
-    /// behind it: every way of describing an error, in one place.
+    /// answer (for the notice that says what stood in), the setting behind
+    /// it, and what an app acts on (the URL, the HTTP status, the URLError
+    /// code, the names): every way of describing an error, in one place.
     var facts: Facts {
         switch self {
         case .noSuchName(let name, let suggestions):
-            return Facts("no species is named '\(Excerpt.of(name))'" + EditDistance.didYouMean(suggestions))
+            return Facts(
+                sentence: "no species is named '\(Excerpt.of(name))'" + EditDistance.didYouMean(suggestions),
+                suggestions: suggestions)
         case .ambiguousName(let name, let matches):
             return Facts(
-                "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name",
-                .ambiguousName)
+                sentence:
+                    "'\(Excerpt.of(name))' matches \(matches.count) species: \(matches.joined(separator: ", ")); give one full name",
+                kind: .ambiguousName, candidates: matches)
         case .notFound(let what, let url):
-            return Facts("\(what) does not exist (\(url.redacted) answered 404 Not Found)")
-        case .notInBundledData(let what): return Facts("\(what) does not exist in the SWAPI data built in")
+            return Facts(sentence: "\(what) does not exist (\(url.redacted) answered 404 Not Found)", url: url)
+        case .notInBundledData(let what): return Facts(sentence: "\(what) does not exist in the SWAPI data built in")
         case .noSuchPage(let number, let pages, let search):
             return Facts(
-                "page \(number)\(search == nil ? "" : " of the species" + Phrase.matching(search)) does not exist; "
+                sentence:
+                    "page \(number)\(search == nil ? "" : " of the species" + Phrase.matching(search)) does not exist; "
                     + "there \(pages == 1 ? "is 1 page" : "are \(pages) pages")")
-        case .badQuestion(let sentence, let setting): return Facts(sentence, .badQuestion, setting: setting)
+        case .badQuestion(let sentence, let setting):
+            return Facts(sentence: sentence, kind: .badQuestion, setting: setting)
         case .unreachable(let error):
             let timedOut = error.kind == .timedOut
             // OpenSSL's words for an issuer that no trusted CA vouches for.
             let issuer = error.kind == .insecureConnection && error.detail.contains("local issuer certificate")
             return Facts(
-                timedOut
+                sentence: timedOut
                     ? "\(error.url.redacted) timed out: \(error.detail)"
-                    : "could not reach \(error.url.redacted): \(error.detail)", .unavailable, cause: error.detail,
-                setting: timedOut ? .timeout : issuer ? .certificates : nil)
+                    : "could not reach \(error.url.redacted): \(error.detail)", kind: .unavailable, cause: error.detail,
+                setting: timedOut ? .timeout : issuer ? .certificates : nil, url: error.url,
+                urlErrorCode: error.urlErrorCode)
         case .notCached(let url):
             return Facts(
-                "\(url.redacted) is not in the cache, and the client is offline", .unavailable, setting: .cacheMode)
+                sentence: "\(url.redacted) is not in the cache, and the client is offline", kind: .unavailable,
+                setting: .cacheMode, url: url)
         case .nothingCached(let services, let asked, let cacheOff):
             return Facts(
-                cacheOff
+                sentence: cacheOff
                     ? "the client is offline with no cache, so nothing can answer for \(services)"
-                    : "nothing is cached from \(services) for \(asked), and the client is offline", .unavailable,
+                    : "nothing is cached from \(services) for \(asked), and the client is offline", kind: .unavailable,
                 setting: .cacheMode)
-        case .httpStatus(let status, let url, _):
+        case .httpStatus(let status, let url, let retryAfter):
             let sentence =
                 switch status {
                 case 304: "\(url.redacted) answered 304 Not Modified to a request that asked for no revalidation"
@@ -380,7 +331,9 @@ enum Fault: Error, Sendable, Equatable {
                     "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) without a Location to follow"
                 default: "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status))"
                 }
-            return Facts(sentence, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))")
+            return Facts(
+                sentence: sentence, kind: .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))",
+                url: url, httpStatus: status, retryAfter: retryAfter)
         case .notSWAPI(let url, let status):
             let problem =
                 switch status {
@@ -388,7 +341,9 @@ enum Fault: Error, Sendable, Equatable {
                 case 404?: "its species list answered HTTP 404 Not Found"
                 case let status?: "it answered HTTP \(status) \(HTTPStatusText.reason(status))"
                 }
-            return Facts("\(url.redacted) does not answer as SWAPI does: \(problem)", .unavailable, cause: problem)
+            return Facts(
+                sentence: "\(url.redacted) does not answer as SWAPI does: \(problem)", kind: .unavailable,
+                cause: problem, url: url, httpStatus: status)
         case .rateLimited(let url, let status, let retryAfter, let secondsLeft, let now):
             var text =
                 "\(url.redacted) answered HTTP \(status) \(HTTPStatusText.reason(status)) and asks to wait \(TimeSpan.describe(retryAfter)); "
@@ -398,49 +353,67 @@ enum Fault: Error, Sendable, Equatable {
                 text += "; try again after \(Timestamp(now.addingTimeInterval(retryAfter)).forPeople)"
             }
             return Facts(
-                text, .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))", setting: .timeout)
+                sentence: text, kind: .unavailable, cause: "HTTP \(status) \(HTTPStatusText.reason(status))",
+                setting: .timeout, url: url, httpStatus: status, retryAfter: retryAfter)
         case .invalidResponse(let url, let problem):
             return Facts(
-                "\(url.redacted) did not answer with SWAPI JSON: \(problem.sentence)", .badAnswer,
-                cause: "its answer is not SWAPI JSON")
-        case .incomplete(let url, let fault): return Facts("\(url.redacted) \(fault.sentence)", .badAnswer)
+                sentence: "\(url.redacted) did not answer with SWAPI JSON: \(problem.sentence)", kind: .badAnswer,
+                cause: "its answer is not SWAPI JSON", url: url)
+        case .incomplete(let url, let fault):
+            return Facts(sentence: "\(url.redacted) \(fault.sentence)", kind: .badAnswer, url: url)
         case .badLink(let url, let link, let fault):
-            return Facts("\(url.redacted): its 'next' link '\(Excerpt.of(link))' \(fault.sentence)", .badAnswer)
+            return Facts(
+                sentence: "\(url.redacted): its 'next' link '\(Excerpt.of(link))' \(fault.sentence)", kind: .badAnswer,
+                url: url)
         case .tooLarge(let url, let excess):
-            return Facts("\(url.redacted): \(excess.sentence)", .badAnswer, setting: excess.setting)
+            return Facts(
+                sentence: "\(url.redacted): \(excess.sentence)", kind: .badAnswer, setting: excess.setting, url: url)
         case .redirected(let url, let location):
             let problem =
                 location.map { "it redirects to another origin (\($0)); not followed" }
                 ?? "it redirects more than 10 times"
-            return Facts("\(url.redacted): \(problem)", .badAnswer, cause: problem)
+            return Facts(sentence: "\(url.redacted): \(problem)", kind: .badAnswer, cause: problem, url: url)
         case .notASpeciesURL(let text, let root):
             let expected = root.url.withoutCredentials.absoluteString + "species/<id>/"
-            return Facts("'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))", .badQuestion)
-        case .noServiceAnswered(let failures): return Facts(Self.describe(failures), .unavailable)
-        case .unanswered(let cause, let host):
-            return Facts("the cache holds no answer from \(host)", cause.facts.kind, setting: cause.facts.setting)
+            return Facts(
+                sentence: "'\(Excerpt.of(text))' is not a species URL of this API (expected \(expected))",
+                kind: .badQuestion)
+        case .noServiceAnswered(let failures):
+            let facts = failures.map(\.error.facts)
+            return Facts(
+                sentence: Self.describe(failures), kind: .unavailable,
+                httpStatus: facts.last { $0.httpStatus != nil }?.httpStatus,
+                retryAfter: facts.last { $0.retryAfter != nil }?.retryAfter,
+                urlErrorCode: facts.last { $0.urlErrorCode != nil }?.urlErrorCode)
+        case .unanswered(let fault, let host):
+            var facts = fault.facts
+            facts.cause = "the cache holds no answer from \(host)"
+            facts.sentence += "; " + (facts.cause ?? "")
+            return facts
         case .outOfTime(let services, let asked, let seconds, let waited):
             return Facts(
-                waited == nil
+                sentence: waited == nil
                     ? "the \(TimeSpan.exactly(seconds)) timeout left no time to ask \(services) for \(asked)"
                     : "the \(TimeSpan.exactly(seconds)) timeout ran out while another run asked \(services) the same",
-                .unavailable, setting: .timeout)
-        case .cancelled: return Facts("cancelled before an answer came", .cancelled)
-        case .made(let made): return Facts(made.sentence, made.kind, setting: made.setting)
+                kind: .unavailable, setting: .timeout)
+        case .cancelled: return Facts(sentence: "cancelled before an answer came", kind: .cancelled)
+        case .made(let facts): return facts
         }
     }
 
-    struct Facts {
+    /// What ``SpeciesError`` shows of a fault, and what a notice says of it.
+    struct Facts: Sendable, Equatable {
         var sentence: String
-        var kind: SpeciesError.Kind
+        var kind = SpeciesError.Kind.nothingMatched
         /// Nil: the sentence says it.
         var cause: String?
         var setting: SpeciesError.Setting?
-
-        init(
-            _ sentence: String, _ kind: SpeciesError.Kind = .nothingMatched, cause: String? = nil,
-            setting: SpeciesError.Setting? = nil
-        ) { (self.sentence, self.kind, self.cause, self.setting) = (sentence, kind, cause, setting) }
+        var url: URL?
+        var httpStatus: Int?
+        var retryAfter: Double?
+        var urlErrorCode: URLError.Code?
+        var candidates: [String] = []
+        var suggestions: [String] = []
     }
 
     /// `swapi.dev did not answer (SSL certificate problem: certificate has
@@ -695,7 +668,7 @@ enum HTTPStatusText {
 
 extension Fault: CustomStringConvertible {
     /// The sentence, as ``SpeciesError/description`` says it.
-    var description: String { sentence }
+    var description: String { facts.sentence }
     /// The setting behind it, if one is.
     var setting: SpeciesError.Setting? { facts.setting }
 }

@@ -245,7 +245,7 @@ struct AnswerPlan: Sendable {
             ? nil
             : Fault.outOfTime(
                 Phrase.alternatives(unasked, conjunction: "and"), asked: asked, seconds: timeout, waited: waited
-            ).sentence
+            ).facts.sentence
         let why = [failures.isEmpty ? nil : Fault.describe(failures), outage?.what, timeUp].compactMap { $0 }.joined(
             separator: "; ")
         let reason = why.isEmpty ? "offline" : why
