@@ -91,33 +91,22 @@ struct HelpFormatter {
     /// The usage line, wrapped between whole groups, with continuation
     /// lines aligned after the command's name, or four spaces in when a
     /// group would not fit there. A group wider than a line is wrapped
-    /// between its words.
+    /// between its words, never inside `<...>`.
     func usage(_ command: CommandDefinition, label: String) -> String {
         let head = "\(label) \(command.path)"
         let aligned = head.count + 1 + (command.usage.map(\.count).max() ?? 0) <= width
         let indent = String(repeating: " ", count: aligned ? head.count + 1 : 4)
-        var lines = [head]
-        func add(_ piece: String) {
-            if lines[lines.count - 1].count + 1 + piece.count > width, lines[lines.count - 1] != indent {
-                lines.append(indent + piece)
-            } else {
-                lines[lines.count - 1] += (lines[lines.count - 1] == indent ? "" : " ") + piece
-            }
+        let words = command.usage.flatMap { group in
+            var depth = 0
+            return indent.count + group.count <= width
+                ? [group]
+                : [""]
+                    + group.split { character in
+                        depth += character == "<" ? 1 : character == ">" ? -1 : 0
+                        return character == " " && depth == 0
+                    }.map(String.init)
         }
-        for group in command.usage {
-            if indent.count + group.count > width {
-                if lines[lines.count - 1] != indent { lines.append(indent) }
-                // Between its words, but never inside `<...>`.
-                var depth = 0
-                for word in group.split(whereSeparator: { character in
-                    depth += character == "<" ? 1 : character == ">" ? -1 : 0
-                    return character == " " && depth == 0
-                }) { add(String(word)) }
-            } else {
-                add(group)
-            }
-        }
-        return lines.joined(separator: "\n")
+        return Self.wrap(words, width: width, head: head, indent: indent).joined(separator: "\n")
     }
 
     /// One entry a label: the text beside it, or below it when the label
@@ -135,17 +124,29 @@ struct HelpFormatter {
 
     /// Greedy word wrap; a word longer than the width gets a line of its own.
     static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
+        wrap(text.split(separator: " ").map(String.init), width: width)
+    }
+
+    /// Words on lines of at most `width` columns, as many a line as fit:
+    /// the first line begins with `head`, the others with `indent`, and
+    /// each but the last ends with `end`. An empty word begins a line.
+    static func wrap(_ words: [String], width: Int, head: String = "", indent: String = "", end: String = "")
+        -> [String]
+    {
+        var lines = [head]
+        for word in words {
+            let line = lines[lines.count - 1]
+            let bare = line.isEmpty || (lines.count > 1 && line == indent)
+            if word.isEmpty {
+                if !bare { lines.append(indent) }
+            } else if !bare, line.count + 1 + word.count + end.count > width {
+                lines[lines.count - 1] += end
+                lines.append(indent + word)
+            } else {
+                lines[lines.count - 1] += (bare ? "" : " ") + word
             }
-            line += line.isEmpty ? String(word) : " " + word
         }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+        return lines == [""] ? [] : lines
     }
 
     private func wrap(_ text: String, width: Int) -> [String] { Self.wrap(text, width: width) }
@@ -156,27 +157,11 @@ extension Example {
     /// them: each but the last ends in ` \`, and the next is indented by two.
     /// Quoted words are never split.
     func lines(width: Int) -> [String] {
-        var words: [String] = []
         var quote: Character?
-        for character in command {
-            if character == " ", quote == nil {
-                words.append("")
-                continue
-            }
+        let words = command.split { character in
             if character == "'" || character == "\"" { quote = quote == character ? nil : quote ?? character }
-            if words.isEmpty { words.append("") }
-            words[words.count - 1].append(character)
-        }
-        var lines = [""]
-        for word in words where !word.isEmpty {
-            let line = lines[lines.count - 1]
-            if !line.trimmingCharacters(in: .whitespaces).isEmpty && line.count + 1 + word.count + 2 > width {
-                lines[lines.count - 1] += " \\"
-                lines.append("  " + word)
-            } else {
-                lines[lines.count - 1] += (line.isEmpty ? "" : " ") + word
-            }
-        }
-        return lines
+            return character == " " && quote == nil
+        }.map(String.init)
+        return HelpFormatter.wrap(words, width: width, indent: "  ", end: " \\")
     }
 }
