@@ -620,6 +620,23 @@ struct HelpTests {
         #expect(wide == .help(Invocation.helpText(for: Commands.root, width: 100)))
     }
 
+    /// The one word wrapper of help, usage lines and examples, as a table:
+    /// words, width, head, indent, end, and the lines.
+    @Test(arguments: [
+        (["a", "bb", "cc"], 5, "", "", "", ["a bb", "cc"]),
+        (["toolongword", "a"], 4, "", "", "", ["toolongword", "a"]),
+        ([String](), 10, "", "", "", [String]()),
+        (["[-a]", "[-b]"], 12, "USAGE: x", "         ", "", ["USAGE: x", "         [-a]", "         [-b]"]),
+        (["[-a]", "", "[--b", "<v>]"], 20, "USAGE: x", "    ", "", ["USAGE: x [-a]", "    [--b <v>]"]),
+        (["", "w"], 20, "", "  ", "", ["w"]),
+        (["species", "list", "--json"], 14, "", "  ", " \\", ["species list \\", "  --json"]),
+    ])
+    func theWrapperLaysWordsOnLines(
+        words: [String], width: Int, head: String, indent: String, end: String, lines: [String]
+    ) {
+        #expect(HelpFormatter.wrap(words, width: width, head: head, indent: indent, end: end) == lines)
+    }
+
     @Test func aLongUsageWrapsBetweenGroups() {
         #expect(
             Invocation.helpText(for: Commands.list).contains(
