@@ -1,4 +1,3 @@
-import Foundation
 import SpeciesKit
 
 /// What help and the manual page say, as the one model both are made of: a

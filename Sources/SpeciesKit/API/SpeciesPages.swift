@@ -1,5 +1,3 @@
-import Foundation
-
 extension SpeciesClient {
     /// The pages of the listing, from page 1 to its last, each as
     /// ``page(_:search:cache:)`` answers it: whole, from one source it names.

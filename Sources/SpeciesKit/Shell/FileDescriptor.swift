@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 package enum FileDescriptor {
     /// Writes all of `bytes`, through short writes and EINTR, and, on a

@@ -1,12 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Responses on disk, one file per URL (docs/cli.md, "cache"): a short text
 /// header (the URL without credentials, when it was fetched, its
 /// validators, the count of the listing a page was whole with, the body's

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a source says of a planet, person or film.
 enum RelatedAnswer: Sendable, Equatable {
     case found(RelatedResource)
