@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// `--color`.
 enum ColorMode: String, Sendable, CaseIterable { case auto, always, never }
