@@ -387,8 +387,8 @@ enum Fault: Error, Sendable, Equatable {
                 urlErrorCode: facts.last { $0.urlErrorCode != nil }?.urlErrorCode)
         case .unanswered(let fault, let host):
             var facts = fault.facts
-            facts.cause = "the cache holds no answer from \(host)"
-            facts.sentence += "; " + (facts.cause ?? "")
+            let cause = "the cache holds no answer from \(host)"
+            (facts.sentence, facts.cause) = (facts.sentence + "; " + cause, cause)
             return facts
         case .outOfTime(let services, let asked, let seconds, let waited):
             return Facts(
