@@ -6,8 +6,8 @@ import SpeciesKit
 /// (`ListCommand.options`, `ShowCommand.options`), or the global ones
 /// (`GlobalSettings.options`).
 enum Options {
-    static let help = OptionDefinition(["-h", "--help"], everywhere: true, summary: "Show help information")
-    static let version = OptionDefinition(["-V", "--version"], everywhere: true, summary: "Show the version")
+    static let help = OptionDefinition(names: ["-h", "--help"], everywhere: true, summary: "Show help information")
+    static let version = OptionDefinition(names: ["-V", "--version"], everywhere: true, summary: "Show the version")
 
     /// The global options, as the root's help explains them: every command
     /// takes them before its name; after it, those that ask services take

@@ -21,7 +21,7 @@ struct GlobalSettings: Equatable {
 
     static let baseURL = Option<Self>.option(
         OptionDefinition(
-            ["--base-url"], value: "url", environment: "SWAPI_BASE_URL",
+            names: ["--base-url"], valueName: "url", environment: "SWAPI_BASE_URL",
             shownDefault: APIRoot.publicServices.map(\.url.absoluteString).joined(separator: " "),
             summary:
                 "The API root of a SWAPI service (swapi.dev's, swapi.py4e.com's, swapi.tech's, swapi.info's, or a copy); "
@@ -39,13 +39,13 @@ struct GlobalSettings: Equatable {
     }
     static let noFallback = Option<Self>.flag(
         OptionDefinition(
-            ["--no-fallback"], environment: "SWAPI_NO_FALLBACK", shownDefault: "off",
+            names: ["--no-fallback"], environment: "SWAPI_NO_FALLBACK", shownDefault: "off",
             summary:
                 "When no service can answer, fail rather than answer from the cache or the SWAPI data built into species"
         ), \.client.fallback, false)
     static let timeout = Option<Self>.option(
         OptionDefinition(
-            ["--timeout"], value: "seconds", environment: "SWAPI_TIMEOUT", shownDefault: "15",
+            names: ["--timeout"], valueName: "seconds", environment: "SWAPI_TIMEOUT", shownDefault: "15",
             summary: "The deadline of the whole command: every service, page, retry, wait and related resource it asks "
                 + "of the network ends within it, then the cache or the built-in data answers; fractions allowed"),
         \.client.timeout
@@ -54,13 +54,13 @@ struct GlobalSettings: Equatable {
     }
     static let retries = Option<Self>.option(
         OptionDefinition(
-            ["--retries"], value: "n", shownDefault: String(SpeciesClient.Configuration.defaultRetries),
+            names: ["--retries"], valueName: "n", shownDefault: String(SpeciesClient.Configuration.defaultRetries),
             summary: "Retries of HTTP 429, 500, 502, 503, 504 and dropped connections, by the last service tried"),
         \.client.retries
     ) { text throws(ValueProblem) in try Read.wholeNumber(text, in: 0...100, expected: "a whole number from 0 to 100") }
     static let maxResponseSize = Option<Self>.option(
         OptionDefinition(
-            ["--max-response-size"], value: "bytes",
+            names: ["--max-response-size"], valueName: "bytes",
             shownDefault:
                 "\(SpeciesClient.Configuration.defaultMaxResponseSize), \(ByteCount.describe(SpeciesClient.Configuration.defaultMaxResponseSize))",
             summary: "Refuse larger responses"), \.client.maxResponseSize
@@ -69,11 +69,11 @@ struct GlobalSettings: Equatable {
     }
     static let serial = Option<Self>.flag(
         OptionDefinition(
-            ["--serial"], summary: "Follow next links one page at a time, instead of fetching pages at once"),
+            names: ["--serial"], summary: "Follow next links one page at a time, instead of fetching pages at once"),
         \.client.serial, true)
     static let maxAge = Option<Self>.option(
         OptionDefinition(
-            ["--max-age"], value: "seconds", environment: "SWAPI_MAX_AGE",
+            names: ["--max-age"], valueName: "seconds", environment: "SWAPI_MAX_AGE",
             shownDefault: String(Int(CachePolicy.defaultMaxAge)),
             summary: "How long a cached response is used without asking the server"), \.client.cache.maxAge
     ) { text throws(ValueProblem) in
@@ -81,30 +81,31 @@ struct GlobalSettings: Equatable {
             text, in: 0...Double.greatestFiniteMagnitude, expected: "a decimal number of seconds from 0 up")
     }
     static let refresh = Option<Self>.flag(
-        OptionDefinition(["--refresh"], summary: "Revalidate cached responses with the server now"),
+        OptionDefinition(names: ["--refresh"], summary: "Revalidate cached responses with the server now"),
         \.client.cache.mode, .refresh)
     static let noCache = Option<Self>.flag(
-        OptionDefinition(["--no-cache"], summary: "Neither read nor write the cache"), \.client.cache.directory, nil)
+        OptionDefinition(names: ["--no-cache"], summary: "Neither read nor write the cache"), \.client.cache.directory,
+        nil)
     static let offline = Option<Self>.flag(
         OptionDefinition(
-            ["--offline"], environment: "SWAPI_OFFLINE", shownDefault: "off",
+            names: ["--offline"], environment: "SWAPI_OFFLINE", shownDefault: "off",
             summary:
                 "Never use the network: answer from the cache, else, for SWAPI's services, from the SWAPI data built into species"
         ), \.client.cache.mode, .offline)
     static let color = Option<Self>.option(
         OptionDefinition(
-            ["--color"], value: "when", choices: ColorMode.allCases.map(\.rawValue),
+            names: ["--color"], valueName: "when", choices: ColorMode.allCases.map(\.rawValue),
             shownDefault: ColorMode.auto.rawValue, everywhere: true,
             summary:
                 "Colour: \(Phrase.alternatives(ColorMode.allCases.map(\.rawValue))); auto is on a terminal, unless NO_COLOR is set or TERM=dumb"
         ), \.colorMode, read: Read.choice)
     static let quiet = Option<Self>.flag(
         OptionDefinition(
-            ["-q", "--quiet"], everywhere: true, summary: "No hints, progress or warnings on stderr; errors still"),
-        \.quiet, true)
+            names: ["-q", "--quiet"], everywhere: true,
+            summary: "No hints, progress or warnings on stderr; errors still"), \.quiet, true)
     static let verbose = Option<Self>.flag(
         OptionDefinition(
-            ["-v", "--verbose"], everywhere: true,
+            names: ["-v", "--verbose"], everywhere: true,
             summary:
                 "Tell on stderr each request (URL, status, bytes, milliseconds; from the network, revalidated or from the cache), "
                 + "each service given up on, dialects, the page plan, and how long the command took"), \.verbose, true)

@@ -101,43 +101,44 @@ struct ListCommand: Sendable, Equatable {
 extension ListCommand {
     static let page = Option<Self>.option(
         OptionDefinition(
-            ["--page"], value: "n", shownDefault: "1",
+            names: ["--page"], valueName: "n", shownDefault: "1",
             summary: "Print page <n>; SWAPI pages hold \(SpeciesPage.size) species"), \.page
     ) { text throws(ValueProblem) in try Read.wholeNumber(text, in: 1...Int.max, expected: "a whole number from 1 up") }
     static let allPages = Option<Self>.flag(
-        OptionDefinition(["-a", "--all-pages"], summary: "Follow the API's next links and print every species"),
+        OptionDefinition(names: ["-a", "--all-pages"], summary: "Follow the API's next links and print every species"),
         \.allPages, true)
     static let search = Option<Self>.option(
         OptionDefinition(
-            ["--search"], value: "text",
+            names: ["--search"], valueName: "text",
             summary: "Only species whose name holds every word of <text>, ignoring case (swapi.dev's search)"),
         // SpeciesKit reads it, and refuses one with no word, as `show` does.
         \.search
     ) { text throws(ValueProblem) -> String? in text }
     static let format = Option<Self>.option(
         OptionDefinition(
-            ["-o", "--format"], value: "format", choices: OutputFormat.allCases.map(\.rawValue),
+            names: ["-o", "--format"], valueName: "format", choices: OutputFormat.allCases.map(\.rawValue),
             shownDefault: OutputFormat.table.rawValue,
             summary:
                 "\(Phrase.alternatives(OutputFormat.allCases.map(\.rawValue))): an aligned table fitted to the terminal, tab-separated values, CSV (RFC 4180), a Markdown table, one JSON array, or one JSON object a line"
         ), \.format, read: Read.choice)
     static let json = Option<Self>.flag(
-        OptionDefinition(["--json"], summary: "The same as --format json: one JSON array"), \.format, .json)
+        OptionDefinition(names: ["--json"], summary: "The same as --format json: one JSON array"), \.format, .json)
     static let jsonl = Option<Self>.flag(
-        OptionDefinition(["--jsonl"], summary: "The same as --format jsonl: one compact JSON object a line"), \.format,
-        .jsonl)
+        OptionDefinition(names: ["--jsonl"], summary: "The same as --format jsonl: one compact JSON object a line"),
+        \.format, .jsonl)
     static let sort = Option<Self>.option(
         OptionDefinition(
-            ["--sort"], value: "key", choices: SpeciesOrder.allCases.map(\.rawValue),
+            names: ["--sort"], valueName: "key", choices: SpeciesOrder.allCases.map(\.rawValue),
             summary:
                 "Order by \(Phrase.alternatives(SpeciesOrder.allCases.map(\.rawValue))); numbers as numbers, unknown values last"
         ), \.order
     ) { text throws(ValueProblem) -> SpeciesOrder? in try Read.choice(text) }
     static let reverse = Option<Self>.flag(
-        OptionDefinition(["--reverse"], summary: "Reverse the order (of --sort, or of the API)"), \.reversed, true)
+        OptionDefinition(names: ["--reverse"], summary: "Reverse the order (of --sort, or of the API)"), \.reversed,
+        true)
     static let fields = Option<Self>.option(
         OptionDefinition(
-            ["--fields"], value: "a,b,...", choices: SpeciesField.allCases.map(\.name), list: true,
+            names: ["--fields"], valueName: "a,b,...", choices: SpeciesField.allCases.map(\.name), takesList: true,
             shownDefault: SpeciesField.defaults.map(\.name).joined(separator: ", ") + "; with JSON, every key",
             summary:
                 "The columns, or with JSON the keys, in this order, among \(SpeciesField.allCases.map(\.name).joined(separator: ", "))"
@@ -160,7 +161,7 @@ extension ListCommand {
     }
     static let limit = Option<Self>.option(
         OptionDefinition(
-            ["-n", "--limit"], value: "n",
+            names: ["-n", "--limit"], valueName: "n",
             summary:
                 "Print at most <n> species from the first on, after the search and the sort (not with --page); without a sort, fetch only the pages they fill"
         ), \.limit

@@ -7,36 +7,22 @@ import SpeciesKit
 /// name (else only the commands that ask services do).
 struct OptionDefinition: Sendable, Equatable {
     /// Short name first, then long: `["-h", "--help"]`.
-    let names: [String]
+    var names: [String]
     /// The placeholder of the option's value, such as `n` in `--page <n>`;
     /// nil for a flag.
-    let valueName: String?
+    var valueName: String? = nil
     /// The values accepted; empty for a free value.
-    let choices: [String]
+    var choices: [String] = []
     /// The value is a comma-separated list of choices (`--fields`).
-    let takesList: Bool
+    var takesList = false
     /// The environment variable read when the option is not given.
-    let environment: String?
+    var environment: String? = nil
     /// The default as help shows it; nil when there is none to show.
-    let shownDefault: String?
-    /// What the option does, without its default.
-    let summary: String
+    var shownDefault: String? = nil
     /// A global option that every command takes after its name too.
-    let everywhere: Bool
-
-    init(
-        _ names: [String], value valueName: String? = nil, choices: [String] = [], list: Bool = false,
-        environment: String? = nil, shownDefault: String? = nil, everywhere: Bool = false, summary: String
-    ) {
-        self.names = names
-        self.valueName = valueName
-        self.choices = choices
-        self.takesList = list
-        self.environment = environment
-        self.shownDefault = shownDefault
-        self.everywhere = everywhere
-        self.summary = summary
-    }
+    var everywhere = false
+    /// What the option does, without its default.
+    var summary: String
 
     /// The summary and where the value comes from when the option is not
     /// given: `(default: $SWAPI_TIMEOUT, else 15)`.

@@ -33,18 +33,19 @@ struct ShowCommand: Sendable, Equatable {
 extension ShowCommand {
     static let format = Option<Self>.option(
         OptionDefinition(
-            ["-o", "--format"], value: "format", choices: ShowFormat.allCases.map(\.rawValue),
+            names: ["-o", "--format"], valueName: "format", choices: ShowFormat.allCases.map(\.rawValue),
             shownDefault: ShowFormat.text.rawValue,
             summary: "text, json or jsonl: the description, one JSON object as jq . prints it, or one compact line"),
         \.format, read: Read.choice)
     static let json = Option<Self>.flag(
-        OptionDefinition(["--json"], summary: "The same as --format json: one JSON object"), \.format, .json)
+        OptionDefinition(names: ["--json"], summary: "The same as --format json: one JSON object"), \.format, .json)
     static let jsonl = Option<Self>.flag(
-        OptionDefinition(["--jsonl"], summary: "The same as --format jsonl: one compact JSON line"), \.format, .jsonl)
+        OptionDefinition(names: ["--jsonl"], summary: "The same as --format jsonl: one compact JSON line"), \.format,
+        .jsonl)
     static let related = Option<Self>.flag(
         OptionDefinition(
-            ["--related"], summary: "Also the names of the species' homeworld, people and films (in episode order)"),
-        \.related, true)
+            names: ["--related"],
+            summary: "Also the names of the species' homeworld, people and films (in episode order)"), \.related, true)
 
     /// The options of `species show` (docs/cli.md), each read into its
     /// property: `--json` and `--jsonl` as `list`'s are.

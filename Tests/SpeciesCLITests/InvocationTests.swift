@@ -142,7 +142,8 @@ struct InvocationTests {
             #expect(Set(names).count == names.count, "\(command.path)")
         }
         let timeout = GlobalSettings.options[2].definition
-        #expect(timeout != OptionDefinition(timeout.names, value: "n", summary: "Another"), "all of it compared")
+        #expect(
+            timeout != OptionDefinition(names: timeout.names, valueName: "n", summary: "Another"), "all of it compared")
     }
 
     @Test(
