@@ -75,9 +75,9 @@ package struct ResponseCache: Sendable {
     func count(ofListingAt url: URL) -> Int? {
         let key = Self.key(url)
         guard let header = EntryFile(path: file(for: key, .entry).path, maxBodySize: maxBodySize)?.header,
-            header.url == key
+            header.entry.url == key
         else { return nil }
-        return header.count
+        return header.entry.count
     }
 
     /// Writes `entry` whole, or not at all.
@@ -148,7 +148,7 @@ package struct ResponseCache: Sendable {
     func records(prefix: String) -> [(key: String, value: String, written: Date)] {
         ownFiles(.record).compactMap { path in
             guard let record = EntryFile(path: path, maxBodySize: Self.maxRecordSize), let header = record.header,
-                header.url.hasPrefix(prefix), let entry = record.entry(header)
+                header.entry.url.hasPrefix(prefix), let entry = record.entry(header)
             else { return nil }
             return (entry.url, String(decoding: entry.body, as: UTF8.self), entry.fetched)
         }
@@ -156,7 +156,7 @@ package struct ResponseCache: Sendable {
 
     private func read(_ key: String, _ kind: CacheFileName, maxBodySize: Int? = nil) -> Entry? {
         guard let file = EntryFile(path: file(for: key, kind).path, maxBodySize: maxBodySize ?? self.maxBodySize),
-            let header = file.header, header.url == key
+            let header = file.header, header.entry.url == key
         else { return nil }
         return file.entry(header)
     }
@@ -195,7 +195,7 @@ package struct ResponseCache: Sendable {
             guard let entry = EntryFile(path: path, maxBodySize: maxBodySize) else { continue }
             summary.entries += 1
             summary.bytes += entry.size
-            if let fetched = entry.header?.fetched {
+            if let fetched = entry.header?.entry.fetched {
                 summary.oldest = min(summary.oldest ?? fetched, fetched)
                 summary.newest = max(summary.newest ?? fetched, fetched)
             }
@@ -319,11 +319,8 @@ package struct ResponseCache: Sendable {
 
     /// The fields of an entry's header.
     struct Header {
-        var url: String
-        var fetched: Date
-        var etag: String?
-        var lastModified: String?
-        var count: Int?
+        /// The entry it describes, without its body.
+        var entry: Entry
         /// Of the header, blank line included.
         var size: Int
         var bodySize: Int
@@ -335,10 +332,10 @@ package struct ResponseCache: Sendable {
                 let url = fields["url"], let fetched = fields["fetched"].flatMap(Double.init), fetched.isFinite,
                 let bodySize = fields["length"].flatMap(Int.init), bodySize >= 0
             else { return nil }
-            (self.url, self.fetched, etag, lastModified, count, self.size, self.bodySize) = (
-                url, Date(timeIntervalSince1970: fetched), fields["etag"], fields["last-modified"],
-                fields["count"].flatMap(Int.init), size, bodySize
-            )
+            entry = Entry(
+                url: url, fetched: Date(timeIntervalSince1970: fetched), etag: fields["etag"],
+                lastModified: fields["last-modified"], count: fields["count"].flatMap(Int.init), body: Data())
+            (self.size, self.bodySize) = (size, bodySize)
         }
 
         private static func fields(_ bytes: UnsafeBufferPointer<UInt8>) -> (fields: [String: String], size: Int)? {
@@ -400,9 +397,9 @@ package struct ResponseCache: Sendable {
                 return readBytes(into: base + inHead.count, count: rest) == rest
             }
             guard complete else { return nil }
-            return Entry(
-                url: header.url, fetched: header.fetched, etag: header.etag, lastModified: header.lastModified,
-                count: header.count, body: body)
+            var entry = header.entry
+            entry.body = body
+            return entry
         }
 
         /// Up to `count` bytes from where the file stands.
