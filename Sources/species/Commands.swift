@@ -99,10 +99,6 @@ enum Commands {
         arguments: [ArgumentDefinition(label: "<shell> <word>...", help: "The shell, then the words after species.")],
         hidden: true)
 
-    /// For `make man`: the manual page.
-    static let manualPage = CommandDefinition(
-        path: "species __manpage", abstract: "Print the manual page.", options: [Options.help], hidden: true)
-
     /// Whether the workarounds of Sources/URLSessionFixes are in place.
     static let selfCheck = CommandDefinition(
         path: "species __selfcheck", abstract: "Say which workarounds for FoundationNetworking are engaged.",
@@ -120,7 +116,7 @@ enum Commands {
                 description: "Every species, from the data built into species."),
         ], leadsToSubcommands: true)
 
-    static let subcommands = [list, show, cache, completions, helpCommand, complete, manualPage, selfCheck]
+    static let subcommands = [list, show, cache, completions, helpCommand, complete, selfCheck]
 
     /// The subcommands people see.
     static var visibleSubcommands: [CommandDefinition] { subcommands.filter { !$0.hidden } }

@@ -3,7 +3,7 @@ import SpeciesKit
 /// What help and the manual page say, as the one model both are made of: a
 /// section's title, its prose, its rows (a label and its text), the usage
 /// lines of commands, and examples. Each renders it in its own way
-/// (`HelpFormatter`, `ManualPage`).
+/// (`HelpFormatter`; the manual page's maker, in the tests).
 struct HelpSection {
     var title: String
     var prose: [String] = []

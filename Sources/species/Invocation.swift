@@ -10,7 +10,6 @@ enum Invocation: Equatable {
     case cache(CacheCommand)
     case completions(Shell)
     case complete(CompleteCommand)
-    case manualPage
     case selfCheck
 }
 
@@ -59,7 +58,6 @@ extension Invocation {
             // Its own folder, whatever `--no-cache` says.
             self = .cache(CacheCommand(action: try Self.choice(of: parsed), directory: defaults.client.cache.directory))
         case Commands.completions: self = .completions(try Self.choice(of: parsed))
-        case Commands.manualPage: self = .manualPage
         case Commands.selfCheck: self = .selfCheck
         case Commands.helpCommand: self = .help(try Self.helpText(asked: parsed, width: helpWidth))
         default: throw .usage(.missingSubcommand, of: command)

@@ -49,7 +49,6 @@ import URLSessionFixes
         case .version: return await run { output.write(VersionText.line) }
         case .completions(let shell): return await run { output.write(shell.script) }
         case .complete(let command): return await run { await command.run(environment, output) }
-        case .manualPage: return await run { output.write(ManualPage.render()) }
         case .selfCheck: return await run { try await SelfCheckCommand().run(output) }
         case .cache(let command): return await run { try command.run(output) }
         case .list(var command, let settings):

@@ -213,7 +213,6 @@ struct InvocationTests {
                 == .complete(
                     CompleteCommand(shell: .bash, words: ["--base-url", "http://127.0.0.1:8000/api/", "show", "--wat"]))
         )
-        #expect(try parse(["__manpage"]) == .manualPage)
         #expect(!Invocation.helpText(for: Commands.root).contains("__"))
     }
 

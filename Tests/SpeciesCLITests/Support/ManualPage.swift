@@ -1,7 +1,11 @@
 import SpeciesKit
 
+@testable import species
+
 /// `species.1`, a man(7) page made from the same definitions as `--help`,
 /// so the two cannot drift apart (`make man` rewrites it; a test compares).
+/// It is made here, beside that test, as the bundle and the goldens are made
+/// by Tests/Tools: the installed `species` needs only the page.
 enum ManualPage {
     /// The width of an example's lines: man indents them 7 columns, and RS
     /// 4 more, within a terminal of 80.
