@@ -121,24 +121,3 @@ enum Commands {
     /// The subcommands people see.
     static var visibleSubcommands: [CommandDefinition] { subcommands.filter { !$0.hidden } }
 }
-
-/// Environment variables that are no option's, for the manual page.
-enum EnvironmentVariables {
-    static let others: [(name: String, meaning: String)] = [
-        ("NO_COLOR", "When set and not empty, no colour under --color auto."),
-        ("TERM", "When dumb, no colour under --color auto, and no progress line."),
-        ("COLUMNS", "The width of the table; else the terminal's, else no limit."),
-        (
-            "XDG_CACHE_HOME, HOME",
-            "The cache is $XDG_CACHE_HOME/species/ (an absolute path), else ~/.cache/species/ (HOME an existing folder's absolute path), else none."
-        ),
-        (
-            "CURL_CA_BUNDLE, SSL_CERT_FILE",
-            "A bundle of CA certificates to trust, read in place of the system's bundle, as curl and OpenSSL read it (CURL_CA_BUNDLE first); the system's folder is still read."
-        ),
-        (
-            "SSL_CERT_DIR",
-            "A folder of CA certificates to trust, as OpenSSL reads one, in place of the system's folder; the system's bundle is still read."
-        ),
-    ]
-}

@@ -13,34 +13,6 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     /// Never returned: the shell reports Ctrl-C's SIGINT so.
     case interrupted = 130
 
-    /// What the status says: the manual page's and docs/cli.md's words.
-    var meaning: String {
-        switch self {
-        case .success: "Success, also when the cache or the built-in data answered for an API that could not."
-        case .nothingMatched:
-            "Nothing matched: no such name, id or page, a search without results, or an ambiguous name."
-        case .usage:
-            "Usage error: unknown command or option, missing or malformed argument, a value of an option or its "
-                + "environment variable that is not of its kind, a URL that is not a species URL of a service of "
-                + "the list (its host and port, no user or password, the path exactly), a name or "
-                + "search of more than 100 characters, a search without a word, a certificate variable that names "
-                + "neither a file nor a folder."
-        case .badData:
-            "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link or redirect off the API's "
-                + "origin, a loop, a size cap, more than 500 header lines or 100 KiB of headers, a count of more than "
-                + "500 pages, a listing that is not whole), and nothing could stand in."
-        case .unavailable:
-            "No service could be reached, or each timed out (--timeout), answered with an HTTP error (the last after "
-                + "its retries) or was not SWAPI, and nothing could stand in."
-        case .internalError:
-            "A bug in species, or a build whose workarounds for FoundationNetworking are not engaged (its self-check "
-                + "says which)."
-        case .ioError:
-            "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."
-        case .interrupted: "Interrupted (Ctrl-C)."
-        }
-    }
-
     /// Runs `command` (of `definition`, whose usage follows a question
     /// SpeciesKit refuses); then hands the output over. A failure of the
     /// command is its `error:` line and status; else a failed write of the

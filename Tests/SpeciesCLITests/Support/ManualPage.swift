@@ -159,3 +159,54 @@ extension String {
         String(repeating: "0", count: max(0, length - count)) + self
     }
 }
+
+extension ExitStatus {
+    /// What the status says: the manual page's words, and docs/cli.md's.
+    var meaning: String {
+        switch self {
+        case .success: "Success, also when the cache or the built-in data answered for an API that could not."
+        case .nothingMatched:
+            "Nothing matched: no such name, id or page, a search without results, or an ambiguous name."
+        case .usage:
+            "Usage error: unknown command or option, missing or malformed argument, a value of an option or its "
+                + "environment variable that is not of its kind, a URL that is not a species URL of a service of "
+                + "the list (its host and port, no user or password, the path exactly), a name or "
+                + "search of more than 100 characters, a search without a word, a certificate variable that names "
+                + "neither a file nor a folder."
+        case .badData:
+            "The server's answer is not SWAPI JSON, or breaks a rule of the client (a link or redirect off the API's "
+                + "origin, a loop, a size cap, more than 500 header lines or 100 KiB of headers, a count of more than "
+                + "500 pages, a listing that is not whole), and nothing could stand in."
+        case .unavailable:
+            "No service could be reached, or each timed out (--timeout), answered with an HTTP error (the last after "
+                + "its retries) or was not SWAPI, and nothing could stand in."
+        case .internalError:
+            "A bug in species, or a build whose workarounds for FoundationNetworking are not engaged (its self-check "
+                + "says which)."
+        case .ioError:
+            "Writing the output failed (a full disk, a closed stdout), or species cache clear could not remove an entry."
+        case .interrupted: "Interrupted (Ctrl-C)."
+        }
+    }
+}
+
+/// Environment variables that are no option's, for the manual page.
+enum EnvironmentVariables {
+    static let others: [(name: String, meaning: String)] = [
+        ("NO_COLOR", "When set and not empty, no colour under --color auto."),
+        ("TERM", "When dumb, no colour under --color auto, and no progress line."),
+        ("COLUMNS", "The width of the table; else the terminal's, else no limit."),
+        (
+            "XDG_CACHE_HOME, HOME",
+            "The cache is $XDG_CACHE_HOME/species/ (an absolute path), else ~/.cache/species/ (HOME an existing folder's absolute path), else none."
+        ),
+        (
+            "CURL_CA_BUNDLE, SSL_CERT_FILE",
+            "A bundle of CA certificates to trust, read in place of the system's bundle, as curl and OpenSSL read it (CURL_CA_BUNDLE first); the system's folder is still read."
+        ),
+        (
+            "SSL_CERT_DIR",
+            "A folder of CA certificates to trust, as OpenSSL reads one, in place of the system's folder; the system's bundle is still read."
+        ),
+    ]
+}
