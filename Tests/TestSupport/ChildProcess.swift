@@ -101,6 +101,9 @@ public enum ChildProcess {
         ]
         // What `make test` counts as this run's (its check of servers left behind).
         environment["SPECIES_TEST_RUN"] = ProcessInfo.processInfo.environment["SPECIES_TEST_RUN"]
+        // A coverage run's profile goes where SwiftPM puts it, not into the
+        // folder a child runs in (default.profraw).
+        environment["LLVM_PROFILE_FILE"] = ProcessInfo.processInfo.environment["LLVM_PROFILE_FILE"]
         environment.merge(extra) { $1 }
         return environment
     }
